@@ -1,0 +1,98 @@
+package embed
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Params are an algorithm's hyper-parameters by name, as given on the command
+// line or in an experiment config (e.g. {"mu": 0.1} for CKL-x).
+type Params map[string]float64
+
+// Factory builds an algorithm from its parameters. It rejects unknown names
+// and out-of-range values with an error naming them.
+type Factory func(Params) (Algorithm, error)
+
+// Info describes a registered algorithm.
+type Info struct {
+	Name string
+	// Active is true for methods that query an oracle.
+	Active bool
+	// Version is bumped whenever a change alters the method's results; the
+	// run cache keys on it.
+	Version int
+	// Params lists the accepted parameters with their defaults.
+	Params Params
+	// Doc is a one-line description.
+	Doc string
+	New Factory
+}
+
+var (
+	regMu    sync.RWMutex
+	registry = map[string]Info{}
+)
+
+// Register adds an algorithm. It panics on a duplicate name, as it is called
+// from init functions.
+func Register(info Info) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	key := strings.ToLower(info.Name)
+	if _, dup := registry[key]; dup {
+		panic("embed: algorithm registered twice: " + info.Name)
+	}
+	registry[key] = info
+}
+
+// Lookup returns the registered algorithm called name (case-insensitive).
+func Lookup(name string) (Info, error) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	info, ok := registry[strings.ToLower(name)]
+	if !ok {
+		return Info{}, fmt.Errorf("embed: unknown algorithm %q (known: %s)", name, strings.Join(namesLocked(), ", "))
+	}
+	return info, nil
+}
+
+// New builds the algorithm called name with the given parameters; missing
+// parameters take their defaults, unknown ones are an error.
+func New(name string, p Params) (Algorithm, error) {
+	info, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	for k := range p {
+		if _, ok := info.Params[k]; !ok {
+			return nil, fmt.Errorf("embed: %s has no parameter %q", info.Name, k)
+		}
+	}
+	return info.New(p)
+}
+
+// Names lists the registered algorithms, sorted.
+func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	names := make([]string, 0, len(registry))
+	for _, info := range registry {
+		names = append(names, info.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Get returns p[name] if present, else def.
+func (p Params) Get(name string, def float64) float64 {
+	if v, ok := p[name]; ok {
+		return v
+	}
+	return def
+}
