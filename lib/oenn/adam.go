@@ -1,0 +1,41 @@
+package oenn
+
+import "math"
+
+// amsgrad is Adam with the AMSGrad correction (Reddi et al.), as the
+// authors' code runs it (torch.optim.Adam with amsgrad=True; see
+// shared/paper/NOTES.md), on one flat float32 parameter vector. It is private
+// because the network's parameters are float32 while lib/optim works on
+// float64 matrices.
+type amsgrad struct {
+	lr, beta1, beta2, eps float64
+	m, v, vmax            []float32
+	t                     int
+}
+
+func newAMSGrad(size int, lr float64) *amsgrad {
+	return &amsgrad{
+		lr: lr, beta1: 0.9, beta2: 0.999, eps: 1e-8,
+		m: make([]float32, size), v: make([]float32, size), vmax: make([]float32, size),
+	}
+}
+
+// step updates p in place from its gradient g, with PyTorch's bias
+// correction: p -= lr/(1−β₁ᵗ) · m / (√vmax/√(1−β₂ᵗ) + ε).
+func (o *amsgrad) step(p, g []float32) {
+	o.t++
+	b1, b2 := float32(o.beta1), float32(o.beta2)
+	stepSize := float32(o.lr / (1 - math.Pow(o.beta1, float64(o.t))))
+	invSqrtBC2 := float32(1 / math.Sqrt(1-math.Pow(o.beta2, float64(o.t))))
+	eps := float32(o.eps)
+	m, v, vmax := o.m[:len(p)], o.v[:len(p)], o.vmax[:len(p)]
+	for i, gi := range g[:len(p)] {
+		m[i] = b1*m[i] + (1-b1)*gi
+		v[i] = b2*v[i] + (1-b2)*gi*gi
+		if v[i] > vmax[i] {
+			vmax[i] = v[i]
+		}
+		denom := float32(math.Sqrt(float64(vmax[i])))*invSqrtBC2 + eps
+		p[i] -= stepSize * m[i] / denom
+	}
+}

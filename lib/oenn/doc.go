@@ -1,0 +1,25 @@
+// Package oenn implements the ordinal embedding neural network (OENN) of
+// Vankadara et al., "Insights into Ordinal Embedding Algorithms: A
+// Systematic Evaluation" (section 2 and appendix), with its out-of-sample
+// extension.
+//
+// Each item is fed to EmbNet — three fully connected ReLU layers of width
+// w = max(120, 2·d·log₂ n) and a linear output layer of size d — as the
+// binary code of its index (length ⌈log₂ n⌉) or, alternatively, as a random
+// code of the same length. Three weight-shared copies of EmbNet embed the
+// items of a triplet (i, j, k); training minimises the mean hinge loss
+// max(0, ‖yᵢ−yⱼ‖² − ‖yᵢ−yₖ‖² + 1) with Adam (AMSGrad, as in the authors'
+// code), learning rate 0.005 and batches of min(#triplets, 50,000). The
+// logarithms are base 2, as in the authors' code.
+//
+// The network runs on the CPU in float32 (as the authors' PyTorch code
+// does), its matrix products built on gonum's SIMD axpy kernel and split over
+// GOMAXPROCS goroutines. A batch is processed by one forward and one backward
+// pass over its distinct items rather than over 3·|batch| copies: the
+// gradient of the shared weights is the same sum, and the cost per batch is
+// bounded by n.
+//
+// OENN registers itself with lib/embed as "oenn". After Fit, (*OENN).Model
+// returns the trained network, which can be saved (Model.Save, Load) and
+// extended to new items (Model.Extend).
+package oenn

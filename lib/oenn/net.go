@@ -1,0 +1,168 @@
+package oenn
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// hiddenLayers is the number of fully connected ReLU layers of EmbNet; the
+// paper fixes it to 3 (appendix, "Choice of parameters").
+const hiddenLayers = 3
+
+// layer is one affine map y = x·W + b of EmbNet. W is in×out, row-major; w
+// and b are views into the network's flat parameter slice so that the
+// optimiser can treat all parameters as one vector.
+type layer struct {
+	in, out int
+	w, b    []float32
+}
+
+// embNet is the paper's EmbNet: three fully connected hidden layers of width
+// `width` with ReLU, then a linear output layer of size dim. The three
+// weight-shared copies of the OENN architecture are not materialised: the
+// gradient of the shared weights is the sum over copies, which is what one
+// backward pass over the batch's distinct items computes.
+type embNet struct {
+	in, width, dim int
+	params         []float32
+	layers         [hiddenLayers + 1]layer
+}
+
+// newEmbNet allocates a network with zero parameters.
+func newEmbNet(in, width, dim int) *embNet {
+	net := &embNet{in: in, width: width, dim: dim}
+	sizes := [hiddenLayers + 2]int{in, width, width, width, dim}
+	total := 0
+	for l := range net.layers {
+		total += sizes[l]*sizes[l+1] + sizes[l+1]
+	}
+	net.params = make([]float32, total)
+	net.layers = viewLayers(net.params, sizes)
+	return net
+}
+
+// viewLayers cuts p into the weight and bias views of the layers whose
+// sizes are given (layer l maps sizes[l] → sizes[l+1]).
+func viewLayers(p []float32, sizes [hiddenLayers + 2]int) [hiddenLayers + 1]layer {
+	var ls [hiddenLayers + 1]layer
+	off := 0
+	for l := range ls {
+		in, out := sizes[l], sizes[l+1]
+		ls[l] = layer{in: in, out: out, w: p[off : off+in*out], b: p[off+in*out : off+in*out+out]}
+		off += in*out + out
+	}
+	return ls
+}
+
+// gradLayers returns views of g with the same layout as the parameters.
+func (net *embNet) gradLayers(g []float32) [hiddenLayers + 1]layer {
+	return viewLayers(g, [hiddenLayers + 2]int{net.in, net.width, net.width, net.width, net.dim})
+}
+
+// initialize draws every weight and bias uniformly from ±1/√fan_in, PyTorch's
+// default for nn.Linear, which the authors' code relies on.
+func (net *embNet) initialize(rng *rand.Rand) {
+	for _, l := range net.layers {
+		bound := 1 / math.Sqrt(float64(l.in))
+		for i := range l.w {
+			l.w[i] = float32((2*rng.Float64() - 1) * bound)
+		}
+		for i := range l.b {
+			l.b[i] = float32((2*rng.Float64() - 1) * bound)
+		}
+	}
+}
+
+// workspace holds the activations of one forward/backward pass over up to
+// rows items, allocated once per run so that training allocates nothing
+// per batch.
+type workspace struct {
+	rows int
+	x    []float32                   // rows×in: input codes
+	h    [hiddenLayers][]float32     // rows×width: post-ReLU activations
+	y    []float32                   // rows×dim: embeddings
+	dy   []float32                   // rows×dim: ∂loss/∂y
+	da   [2][]float32                // rows×width: ∂loss/∂(pre-activation), alternating
+	grad []float32                   // same layout as the parameters
+	gl   [hiddenLayers + 1]layer     // views of grad
+	hl   [hiddenLayers + 1][]float32 // inputs of each layer: x, h[0], h[1], h[2]
+	wt   []float32                   // scratch for a transposed weight matrix
+}
+
+func (net *embNet) newWorkspace(rows int) *workspace {
+	ws := &workspace{rows: rows}
+	ws.x = make([]float32, rows*net.in)
+	for i := range ws.h {
+		ws.h[i] = make([]float32, rows*net.width)
+	}
+	ws.y = make([]float32, rows*net.dim)
+	ws.dy = make([]float32, rows*net.dim)
+	ws.da[0] = make([]float32, rows*net.width)
+	ws.da[1] = make([]float32, rows*net.width)
+	ws.grad = make([]float32, len(net.params))
+	ws.wt = make([]float32, max(net.in, net.width, net.dim)*max(net.width, net.dim))
+	ws.gl = net.gradLayers(ws.grad)
+	ws.hl = [hiddenLayers + 1][]float32{ws.x, ws.h[0], ws.h[1], ws.h[2]}
+	return ws
+}
+
+// forward maps the first r rows of ws.x to ws.y, keeping the activations for
+// backward.
+func (net *embNet) forward(ws *workspace, r int) {
+	for l, ly := range net.layers {
+		src := ws.hl[l][:r*ly.in]
+		var dst []float32
+		if l < hiddenLayers {
+			dst = ws.h[l][:r*ly.out]
+		} else {
+			dst = ws.y[:r*ly.out]
+		}
+		for i := 0; i < r; i++ {
+			copy(dst[i*ly.out:(i+1)*ly.out], ly.b)
+		}
+		mulAdd(r, ly.out, ly.in, src, ly.w, dst)
+		if l < hiddenLayers {
+			for i, v := range dst {
+				if v < 0 {
+					dst[i] = 0
+				}
+			}
+		}
+	}
+}
+
+// backward computes ws.grad, the gradient of the loss with respect to the
+// parameters, from ∂loss/∂y in the first r rows of ws.dy and the activations
+// that forward left in ws.
+func (net *embNet) backward(ws *workspace, r int) {
+	delta := ws.dy[:r*net.dim] // ∂loss/∂(output of layer l before ReLU)
+	for l := hiddenLayers; l >= 0; l-- {
+		ly, g := net.layers[l], ws.gl[l]
+		src := ws.hl[l][:r*ly.in]
+		// ∂W = srcᵀ·delta, ∂b = column sums of delta.
+		clear(g.w)
+		mulTransAdd(r, ly.out, ly.in, src, delta, g.w)
+		clear(g.b)
+		for i := 0; i < r; i++ {
+			row := delta[i*ly.out : (i+1)*ly.out]
+			for j, v := range row {
+				g.b[j] += v
+			}
+		}
+		if l == 0 {
+			break // the input codes are constants: no gradient needed
+		}
+		// ∂(layer input) = delta·Wᵀ, masked by the ReLU that produced it.
+		next := ws.da[l%2][:r*ly.in]
+		clear(next)
+		wt := ws.wt[:ly.in*ly.out]
+		transpose(ly.in, ly.out, ly.w, wt)
+		mulAdd(r, ly.in, ly.out, delta, wt, next)
+		for i, v := range src {
+			if v <= 0 {
+				next[i] = 0
+			}
+		}
+		delta = next
+	}
+}

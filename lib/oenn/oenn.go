@@ -1,0 +1,115 @@
+package oenn
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/oe-lab/oe/lib/embed"
+)
+
+// OENN is the ordinal embedding neural network. Its zero value is the
+// paper's configuration. OENN is an estimator in the scikit-learn sense: Fit
+// keeps the trained network, which Model returns, so that it can be saved
+// and extended to new items. Do not call Fit on one value from several
+// goroutines at once.
+type OENN struct {
+	// Width is the width w of the hidden layers; 0 means Width(n, d).
+	Width int
+	// Encoding is the input encoding of the items (Binary by default).
+	Encoding Encoding
+	// InputLen is the input length α; 0 means InputLength(n).
+	InputLen int
+
+	model *Model
+}
+
+// Name returns the registry name "oenn".
+func (*OENN) Name() string { return "oenn" }
+
+// Model returns the network trained by the last successful Fit, or nil.
+func (o *OENN) Model() *Model { return o.model }
+
+// Fit trains EmbNet on p.Train with Adam (AMSGrad), learning rate 0.005 and
+// batches of min(#triplets, 50,000) reshuffled every epoch, stopping by
+// opt.Stop, and returns the network's outputs for the p.Items() items. The
+// matrix products run on GOMAXPROCS goroutines; results do not depend on
+// their number, so opt.Threads is not used. On cancellation
+// Fit returns the embedding reached so far, with StopCanceled, together
+// with the context's error.
+func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if err := p.Check(true); err != nil {
+		return nil, err
+	}
+	n, d := p.Items(), p.Dim
+	width, inLen := o.Width, o.InputLen
+	if width == 0 {
+		width = Width(n, d)
+	}
+	if inLen == 0 {
+		inLen = InputLength(n)
+	}
+	if width < 1 || inLen < 1 {
+		return nil, fmt.Errorf("oenn: width (%d) and input length (%d) must be ≥ 1", width, inLen)
+	}
+	codes, err := newCodes(o.Encoding, n, inLen, newRNG(opt.Seed, streamCodes))
+	if err != nil {
+		return nil, err
+	}
+	net := newEmbNet(inLen, width, d)
+	net.initialize(newRNG(opt.Seed, streamInit))
+	set := p.Train
+	if set.N != n {
+		set = set.Slice(0, set.Len())
+		set.N = n
+	}
+	t := &trainer{method: "oenn", net: net, codes: codes, set: set}
+	res, err := t.run(ctx, opt)
+	if err != nil {
+		return res, err
+	}
+	o.model = &Model{codes: codes, net: net}
+	return res, nil
+}
+
+func init() {
+	embed.Register(embed.Info{
+		Name:    "oenn",
+		Version: 1,
+		Params:  embed.Params{"width": 0, "input": 0, "inputlen": 0},
+		Doc:     "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item index)",
+		New:     newFromParams,
+	})
+}
+
+// newFromParams builds an OENN from registry parameters: width (0 = the
+// paper's rule), input (0 = binary code, 1 = random code) and inputlen (0 =
+// ⌈log₂ n⌉).
+func newFromParams(p embed.Params) (embed.Algorithm, error) {
+	width, err := intParam(p, "width")
+	if err != nil {
+		return nil, err
+	}
+	input, err := intParam(p, "input")
+	if err != nil {
+		return nil, err
+	}
+	inLen, err := intParam(p, "inputlen")
+	if err != nil {
+		return nil, err
+	}
+	enc := Encoding(input)
+	if err := enc.check(); err != nil {
+		return nil, err
+	}
+	return &OENN{Width: width, Encoding: enc, InputLen: inLen}, nil
+}
+
+// intParam returns parameter name as a non-negative integer (0 if absent).
+func intParam(p embed.Params, name string) (int, error) {
+	v := p.Get(name, 0)
+	if v < 0 || v != math.Trunc(v) || v > 1<<30 {
+		return 0, fmt.Errorf("oenn: parameter %s must be a non-negative integer, got %v", name, v)
+	}
+	return int(v), nil
+}

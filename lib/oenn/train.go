@@ -1,0 +1,317 @@
+package oenn
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// Paper defaults (appendix, "Choice of parameters and hyper-parameters").
+const (
+	// DefaultLearningRate is the Adam learning rate of every OENN run.
+	DefaultLearningRate = 0.005
+	// DefaultBatchSize caps the batch: min(#triplets, 50,000).
+	DefaultBatchSize = 50_000
+	// DefaultMaxEpochs bounds a run whose stopping rule never fires.
+	DefaultMaxEpochs = 1000
+	// margin is the hinge margin of the triplet loss.
+	margin = 1
+)
+
+// Random streams derived from Options.Seed, one per use, so that changing
+// one use (e.g. the encoding) leaves the others' draws unchanged.
+const (
+	streamInit uint64 = iota + 1
+	streamCodes
+	streamShuffle
+	streamSubset
+	streamExtendInit
+	streamExtendCodes
+)
+
+func newRNG(seed, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, stream*0x9e3779b97f4a7c15))
+}
+
+// trainer fits one EmbNet to a triplet set by minimising the mean triplet
+// hinge loss on squared distances,
+//
+//	L = 1/|B| Σ_(i,j,k)∈B max(0, ‖yᵢ−yⱼ‖² − ‖yᵢ−yₖ‖² + 1),
+//
+// over batches B. Triplet indices below nFixed refer to items whose
+// embeddings are constants (the frozen network's outputs in the
+// out-of-sample extension); index q ≥ nFixed is trainable item q−nFixed,
+// embedded by net from its code.
+type trainer struct {
+	method string
+	net    *embNet
+	codes  *codes    // codes of the trainable items
+	nFixed int       // number of fixed items
+	fixed  []float32 // nFixed×dim embeddings of the fixed items
+	set    *triplets.Set
+}
+
+// run trains t.net and returns the embedding of all set.N items.
+func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, error) {
+	start := time.Now()
+	lr, err := opt.LR(DefaultLearningRate)
+	if err != nil {
+		return nil, err
+	}
+	if opt.BatchSize < 0 || opt.MaxEpochs < 0 {
+		return nil, fmt.Errorf("%s: batch size (%d) and max epochs (%d) must be ≥ 0", t.method, opt.BatchSize, opt.MaxEpochs)
+	}
+	m := t.set.Len()
+	batch := min(m, DefaultBatchSize)
+	if opt.BatchSize > 0 {
+		batch = min(m, opt.BatchSize)
+	}
+	maxEpochs := DefaultMaxEpochs
+	if opt.MaxEpochs > 0 {
+		maxEpochs = opt.MaxEpochs
+	}
+	rule := opt.Stop.OrDefault()
+	tracker := embed.NewTracker(rule)
+
+	d := t.net.dim
+	nTrain := t.set.N - t.nFixed
+	rows := min(nTrain, 3*batch) // distinct trainable items in one batch
+	ws := t.net.newWorkspace(rows)
+	fixedCap := min(t.nFixed, 3*batch)
+	comb := make([]float32, (rows+fixedCap)*d)  // batch embeddings: trainable rows, then fixed rows
+	dcomb := make([]float32, (rows+fixedCap)*d) // their gradients
+	batchRows := make([]int32, 3*batch)         // the batch's triplets as rows of comb
+	slot := make([]int32, t.set.N)              // position of an item in trainList or fixedList, or -1
+	for i := range slot {
+		slot[i] = -1
+	}
+	trainList := make([]int32, 0, rows)
+	fixedList := make([]int32, 0, fixedCap)
+
+	opter := newAMSGrad(len(t.net.params), lr)
+	shuffle := newRNG(opt.Seed, streamShuffle)
+	perm := make([]int32, m)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	subset := drawSubset(newRNG(opt.Seed, streamSubset), m, rule.SubsetSize)
+	all := make([]float32, t.set.N*d) // embedding of every item, refreshed at checks
+	copy(all, t.fixed)
+
+	res := &embed.Result{StopReason: embed.StopMaxEpochs}
+	checks := 0
+	for epoch := 1; epoch <= maxEpochs; epoch++ {
+		// The authors' data loader reshuffles the triplets every epoch.
+		shuffle.Shuffle(m, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
+		var lossSum float64
+		for from := 0; from < m; from += batch {
+			if err := ctx.Err(); err != nil {
+				return t.finish(res, ws, all, start, tracker, checks, embed.StopCanceled, err)
+			}
+			to := min(from+batch, m)
+			// Gather the batch's distinct items: trainable ones go through the
+			// network once each, however many triplets they appear in.
+			trainList, fixedList = trainList[:0], fixedList[:0]
+			for p, tr := range perm[from:to] {
+				for c := 0; c < 3; c++ {
+					q := t.set.Idx[3*int(tr)+c]
+					s := slot[q]
+					if s < 0 {
+						if int(q) < t.nFixed {
+							s = int32(len(fixedList))
+							fixedList = append(fixedList, q)
+						} else {
+							s = int32(len(trainList))
+							trainList = append(trainList, q)
+						}
+						slot[q] = s
+					}
+					batchRows[3*p+c] = s
+				}
+			}
+			u := len(trainList)
+			for p, tr := range perm[from:to] {
+				for c := 0; c < 3; c++ {
+					if int(t.set.Idx[3*int(tr)+c]) < t.nFixed {
+						batchRows[3*p+c] += int32(u)
+					}
+				}
+			}
+			for r, q := range trainList {
+				t.codes.put(ws.x[r*t.net.in:(r+1)*t.net.in], int(q)-t.nFixed)
+				slot[q] = -1
+			}
+			for r, q := range fixedList {
+				copy(comb[(u+r)*d:(u+r+1)*d], t.fixed[int(q)*d:(int(q)+1)*d])
+				slot[q] = -1
+			}
+
+			t.net.forward(ws, u)
+			copy(comb[:u*d], ws.y[:u*d])
+			used := (u + len(fixedList)) * d
+			nb := to - from
+			sum := hinge(comb[:used], d, batchRows[:3*nb], float32(1)/float32(nb), dcomb[:used])
+			if math.IsNaN(sum) || math.IsInf(sum, 0) {
+				return nil, embed.Diverged(t.method, epoch)
+			}
+			lossSum += sum
+			copy(ws.dy[:u*d], dcomb[:u*d])
+			t.net.backward(ws, u)
+			opter.step(t.net.params, ws.grad)
+		}
+
+		entry := embed.Epoch{Epoch: epoch, Loss: lossSum / float64(m), TrainError: math.NaN()}
+		stop := false
+		if tracker.Due(epoch) {
+			embedItems(t.net, t.codes, ws, all[t.nFixed*d:])
+			if !finite(all) {
+				return nil, embed.Diverged(t.method, epoch)
+			}
+			entry.TrainError = tripletError(all, d, t.set, subset)
+			checks++
+			stop = tracker.Observe(entry.TrainError, time.Since(start).Seconds())
+		}
+		entry.Elapsed = time.Since(start)
+		res.Trace = append(res.Trace, entry)
+		res.Epochs = epoch
+		if opt.Progress != nil {
+			opt.Progress(entry)
+		}
+		if stop {
+			res.StopReason = embed.StopConverged
+			break
+		}
+	}
+	return t.finish(res, ws, all, start, tracker, checks, res.StopReason, nil)
+}
+
+// finish computes the final embedding of every item into res.
+func (t *trainer) finish(res *embed.Result, ws *workspace, all []float32, start time.Time, tr *embed.Tracker, checks int, reason string, err error) (*embed.Result, error) {
+	d := t.net.dim
+	embedItems(t.net, t.codes, ws, all[t.nFixed*d:])
+	if !finite(all) {
+		return nil, embed.Diverged(t.method, res.Epochs)
+	}
+	emb := mat.NewDense(t.set.N, d, nil)
+	raw := emb.RawMatrix().Data
+	for i, v := range all {
+		raw[i] = float64(v)
+	}
+	res.Embedding = emb
+	res.StopReason = reason
+	res.Elapsed = time.Since(start)
+	res.TimeToConverge = res.Elapsed
+	if checks > 0 {
+		res.TimeToConverge = time.Duration(tr.TimeToConverge() * float64(time.Second))
+	}
+	return res, err
+}
+
+// embedItems writes net's embedding of the codes' items into dst, in chunks
+// of ws.rows items.
+func embedItems(net *embNet, c *codes, ws *workspace, dst []float32) {
+	for from := 0; from < c.n; from += ws.rows {
+		to := min(from+ws.rows, c.n)
+		for i := from; i < to; i++ {
+			r := i - from
+			c.put(ws.x[r*net.in:(r+1)*net.in], i)
+		}
+		net.forward(ws, to-from)
+		copy(dst[from*net.dim:to*net.dim], ws.y[:(to-from)*net.dim])
+	}
+}
+
+// hinge returns the summed hinge loss of the triplets whose rows of y
+// (row-major, d columns) are given three at a time, and writes into dy the
+// gradient of scale × that sum with respect to y.
+func hinge(y []float32, d int, rows []int32, scale float32, dy []float32) float64 {
+	clear(dy)
+	var sum float64
+	two := 2 * scale
+	for t := 0; t < len(rows); t += 3 {
+		i, j, k := int(rows[t])*d, int(rows[t+1])*d, int(rows[t+2])*d
+		yi, yj, yk := y[i:i+d], y[j:j+d], y[k:k+d]
+		var dij, dik float32
+		for c, v := range yi {
+			a, b := v-yj[c], v-yk[c]
+			dij += a * a
+			dik += b * b
+		}
+		l := dij - dik + margin
+		if l <= 0 {
+			continue
+		}
+		sum += float64(l)
+		gi, gj, gk := dy[i:i+d], dy[j:j+d], dy[k:k+d]
+		for c, v := range yi {
+			a, b := v-yj[c], v-yk[c]
+			gi[c] += two * (a - b)
+			gj[c] -= two * a
+			gk[c] += two * b
+		}
+	}
+	return sum
+}
+
+// drawSubset returns the training triplets on which the stopping rule
+// measures the train error: all of them when there are at most size,
+// otherwise size drawn uniformly with replacement (as the authors' code
+// does), fixed for the run.
+func drawSubset(rng *rand.Rand, m, size int) []int32 {
+	if m <= size {
+		return nil
+	}
+	s := make([]int32, size)
+	for i := range s {
+		s[i] = int32(rng.IntN(m))
+	}
+	return s
+}
+
+// tripletError returns the fraction of triplets (the subset's, or all when
+// subset is nil) that the embedding y violates: ‖yᵢ−yₖ‖ ≤ ‖yᵢ−yⱼ‖ counts as a
+// violation, as in the authors' code.
+func tripletError(y []float32, d int, set *triplets.Set, subset []int32) float64 {
+	violated := func(t int) bool {
+		i, j, k := set.At(t)
+		yi, yj, yk := y[int(i)*d:int(i+1)*d], y[int(j)*d:int(j+1)*d], y[int(k)*d:int(k+1)*d]
+		var dij, dik float64
+		for c, v := range yi {
+			a, b := float64(v-yj[c]), float64(v-yk[c])
+			dij += a * a
+			dik += b * b
+		}
+		return dik <= dij
+	}
+	bad := 0
+	if subset == nil {
+		for t := 0; t < set.Len(); t++ {
+			if violated(t) {
+				bad++
+			}
+		}
+		return float64(bad) / float64(set.Len())
+	}
+	for _, t := range subset {
+		if violated(int(t)) {
+			bad++
+		}
+	}
+	return float64(bad) / float64(len(subset))
+}
+
+func finite(v []float32) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
+}
