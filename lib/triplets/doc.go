@@ -6,4 +6,15 @@
 // A triplet (i, j, k) states that item i is closer to item j than to item k.
 // A Set stores m triplets compactly as an m×3 row-major int32 array, 12 bytes a
 // triplet, which is also the memory layout of an (m, 3) int32 .npy file.
+//
+// Triplet files come in two formats, chosen by extension:
+//   - CSV (.csv, .txt): one "i,j,k" per line; blank lines and '#' comments are
+//     skipped, a first line like "i,j,k" is a header, and a comment "# n=N"
+//     before the data records the number of items (WriteCSV writes both).
+//   - NumPy .npy: an (m, 3) little-endian int32 or int64 array in C order, as
+//     numpy.save writes it; WriteNPY writes int32.
+//
+// Readers check every triplet (indices in range and distinct) and report the
+// file and line (CSV) or row (.npy) at fault; WriteFile replaces its target
+// atomically.
 package triplets

@@ -1,0 +1,11 @@
+// Package metrics scores an embedding the way the paper does: the fraction of
+// triplets it violates (train and test triplet error), its Procrustes
+// disparity to the ground-truth points, and the error of a k-nearest-neighbour
+// classifier trained on it.
+//
+// Where the paper's text leaves a choice open, the functions follow the
+// authors' evaluation code (tml-tuebingen/evaluate-OE,
+// preprocessing_utils/TripletData.py); each doc comment says which choice
+// it makes. All functions are deterministic: parallel parts sum integer
+// counts, and the kNN split comes from a seed.
+package metrics

@@ -1,0 +1,77 @@
+package metrics
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/oe-lab/oe/lib/triplets"
+	"gonum.org/v1/gonum/mat"
+)
+
+// parallelTriplets is the set size from which TripletError splits the work
+// across goroutines; below it, starting them costs more than it saves.
+const parallelTriplets = 1 << 16
+
+// TripletError returns the fraction of triplets (i,j,k) of s that emb violates, i.e. with ‖eᵢ−eⱼ‖ ≥ ‖eᵢ−eₖ‖
+// (ties count as violated). Parallel for large sets.
+//
+// Ties count as violated so that a collapsed embedding (all points equal)
+// scores 1, not 0; the authors' code counts only strict violations, which
+// differs only on exact ties. A comparison involving NaN also counts as
+// violated, so a diverged embedding can never look good. An empty set
+// violates nothing and scores 0. emb must have a row for every item of s
+// (at least s.N rows); TripletError panics otherwise, as that is a
+// programming error, not bad data.
+func TripletError(emb *mat.Dense, s *triplets.Set) float64 {
+	rows, _ := emb.Dims()
+	if rows < s.N {
+		panic(fmt.Sprintf("metrics: embedding has %d rows, triplet set indexes %d items", rows, s.N))
+	}
+	m := s.Len()
+	if m == 0 {
+		return 0
+	}
+	raw := emb.RawMatrix()
+	workers := 1
+	if m >= parallelTriplets {
+		workers = min(runtime.GOMAXPROCS(0), m/(parallelTriplets/4))
+	}
+	counts := make([]int, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		from, to := w*m/workers, (w+1)*m/workers
+		wg.Go(func() { counts[w] = violations(raw.Data, raw.Stride, raw.Cols, s.Idx[3*from:3*to]) })
+	}
+	wg.Wait()
+	bad := 0
+	for _, c := range counts {
+		bad += c
+	}
+	return float64(bad) / float64(m)
+}
+
+// violations counts the triplets in idx (row-major, three per triplet) that
+// the points violate; see TripletError.
+func violations(data []float64, stride, cols int, idx []int32) int {
+	bad := 0
+	for t := 0; t+2 < len(idx); t += 3 {
+		i, j, k := int(idx[t])*stride, int(idx[t+1])*stride, int(idx[t+2])*stride
+		ei := data[i : i+cols]
+		if !(sqDist(ei, data[j:j+cols]) < sqDist(ei, data[k:k+cols])) {
+			bad++
+		}
+	}
+	return bad
+}
+
+// sqDist returns ‖a−b‖².
+func sqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	for c, v := range a {
+		d := v - b[c]
+		s += d * d
+	}
+	return s
+}

@@ -1,0 +1,40 @@
+package triplets_test
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/oe-lab/oe/lib/triplets"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Five points on a line; every generated triplet (i, j, k) puts j nearer to
+// i than k.
+func ExampleRandom() {
+	x := mat.NewDense(5, 1, []float64{0, 1, 3, 6, 10})
+	m := triplets.Count(1, 5, 1) // ⌈1·5·1·log₂5⌉ = 12
+	s, err := triplets.Random(x, m, triplets.Noise{}, 1, 1)
+	if err != nil {
+		panic(err)
+	}
+	for t := 0; t < 4; t++ {
+		i, j, k := s.At(t)
+		fmt.Printf("x%d=%v is closer to x%d=%v than to x%d=%v\n", i, x.At(int(i), 0), j, x.At(int(j), 0), k, x.At(int(k), 0))
+	}
+	fmt.Println(s.Len(), "triplets")
+	var csv bytes.Buffer
+	if err := triplets.WriteCSV(&csv, s.Slice(0, 2)); err != nil {
+		panic(err)
+	}
+	fmt.Print(csv.String())
+	// Output:
+	// x4=10 is closer to x3=6 than to x1=1
+	// x4=10 is closer to x3=6 than to x1=1
+	// x1=1 is closer to x3=6 than to x4=10
+	// x0=0 is closer to x1=1 than to x3=6
+	// 12 triplets
+	// # n=5
+	// i,j,k
+	// 4,3,1
+	// 4,3,1
+}
