@@ -26,5 +26,13 @@ fmt:
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./lib/...
 
+# reproduce runs every experiment script at PROFILE (quick: the whole paper
+# in under an hour on two cores; paper: full scale), executing only the runs
+# results.db does not hold yet, and writes reports/.
+PROFILE ?= quick
+JOBS ?= 0
+reproduce: build
+	bin/oerun run --profile $(PROFILE) --jobs $(JOBS) experiments/*.go
+
 clean:
 	rm -rf bin

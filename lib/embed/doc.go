@@ -11,4 +11,7 @@
 //
 // Packages that implement algorithms register them with Register, so that the
 // command line and experiment scripts can construct them by name with New.
+//
+// WriteEmbedding and ReadEmbedding store an embedding as CSV or as a float64
+// NumPy .npy array, chosen by the file's extension.
 package embed

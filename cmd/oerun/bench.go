@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/tripletloss"
+)
+
+func init() {
+	register("bench", command{
+		summary: "time full training epochs of the triplet-loss kernel at CHAR and USPS sizes",
+		run:     benchCommand,
+	})
+}
+
+// benchSizes are the reference inputs: CHAR (n=1797, d=30, λ=2) and
+// USPS (n=7291, d=50, λ=2), with their triplet counts.
+var benchSizes = []struct {
+	name    string
+	n, d, m int
+}{
+	{"char", 1797, 30, 807_989},
+	{"usps", 7291, 50, 6_490_000},
+}
+
+func benchCommand(args []string) error {
+	fs := newFlags("bench", "[--algorithm soe] [--sizes char,usps] [--epochs 5] [--threads N]")
+	algName := fs.String("algorithm", "soe", "triplet-loss method: soe, ste, tste or cklx")
+	sizes := fs.String("sizes", "char,usps", "comma-separated inputs to time: char, usps")
+	epochs := fs.Int("epochs", 5, "timed epochs per size (after one warm-up epoch)")
+	threads := fs.Int("threads", 0, "worker threads (0: all cores)")
+	seed := fs.Uint64("seed", 1, "seed of the synthetic triplets and embedding")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *epochs < 1 {
+		return fmt.Errorf("--epochs must be ≥ 1, got %d", *epochs)
+	}
+	if *threads < 0 {
+		return fmt.Errorf("--threads must be ≥ 0, got %d", *threads)
+	}
+	alg, err := embed.New(*algName, nil)
+	if err != nil {
+		return err
+	}
+	nthreads := *threads
+	if nthreads == 0 {
+		nthreads = runtime.GOMAXPROCS(0)
+	}
+	want := strings.Split(*sizes, ",")
+	ran := 0
+	fmt.Printf("%s, %d threads, %d epochs each (median, min); synthetic uniform triplets\n", alg.Name(), nthreads, *epochs)
+	for _, sz := range benchSizes {
+		if !slices.Contains(want, sz.name) {
+			continue
+		}
+		ran++
+		times, err := tripletloss.EpochTimes(alg, sz.n, sz.d, sz.m, *epochs, nthreads, *seed)
+		if err != nil {
+			return err
+		}
+		slices.Sort(times)
+		med := times[len(times)/2]
+		fmt.Printf("%-5s n=%-5d d=%-3d m=%-9d %9.2f ms/epoch (min %.2f)  %6.1f Mtriplets/s\n",
+			sz.name, sz.n, sz.d, sz.m, ms(med), ms(times[0]), float64(sz.m)/med.Seconds()/1e6)
+	}
+	if ran == 0 {
+		return errors.New("--sizes names none of: char, usps")
+	}
+	fmt.Fprintln(os.Stderr, "compare: make -C bench/baseline run (the plain C loop, same work)")
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+
+	_ "github.com/oe-lab/oe/lib/algorithms" // every method, by name
+	"github.com/oe-lab/oe/runner"
+)
+
+func init() {
+	register("run", command{
+		summary: "run experiment scripts, executing only the runs not yet in results.db",
+		run:     func(args []string) error { return runScripts("run", args, false) },
+	})
+}
+
+// scriptFlags are the flags of run and report.
+type scriptFlags struct {
+	opt runner.Options
+}
+
+func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *scriptFlags) {
+	fs := newFlags(name, synopsis)
+	f := &scriptFlags{}
+	fs.StringVar(&f.opt.DB, "db", runner.DefaultDB, "results database (SQLite)")
+	fs.StringVar(&f.opt.Reports, "reports", runner.DefaultReports, "folder the reports are written to")
+	fs.StringVar(&f.opt.Profile, "profile", runner.DefaultProfile, "scale of the experiment: smoke, quick or paper")
+	if execute {
+		fs.IntVar(&f.opt.Jobs, "jobs", 0, "runs executed at once (0: one per CPU)")
+		fs.IntVar(&f.opt.Threads, "threads", 0, "threads per run (0: the CPUs shared among the jobs)")
+		fs.BoolVar(&f.opt.RetryFailed, "retry-failed", false, "execute runs recorded as failed again")
+		fs.IntVar(&f.opt.MaxEmbedding, "max-embedding", 0, "store embeddings of at most this many values (0: 200000, -1: none)")
+	}
+	return fs, f
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// script paths, and returns the paths.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var scripts []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return scripts, nil
+		}
+		scripts = append(scripts, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func runScripts(name string, args []string, reportOnly bool) error {
+	fs, f := newScriptFlags(name, "[flags] experiments/X.go ...", !reportOnly)
+	scripts, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(scripts) == 0 {
+		fs.Usage()
+		return errors.New("no experiment script given")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var failed []string
+	for _, script := range scripts {
+		opt := f.opt
+		opt.Script, opt.ReportOnly = script, reportOnly
+		res, err := runner.Run(ctx, opt)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "oerun %s: %v\n", name, err)
+			failed = append(failed, script)
+			continue
+		}
+		if reportOnly {
+			fmt.Printf("%s: report %s rebuilt from %s (nothing run)\n", script, res.Report, opt.DB)
+		} else {
+			fmt.Printf("%s: %v; report %s\n", script, res.Summary, res.Report)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d scripts failed: %v", len(failed), len(scripts), failed)
+	}
+	return nil
+}

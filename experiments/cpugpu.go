@@ -1,0 +1,79 @@
+//go:build experiment
+
+// Paper §4.8 "How do Methods scale on CPU vs GPU?" (Figure 12): running time
+// of every method against n on MNIST and the Gaussian mixture, on the CPU
+// and on the GPU, on log–log axes.
+package main
+
+import (
+	"fmt"
+
+	"github.com/oe-lab/oe/runner/exp"
+)
+
+func main() {
+	e := exp.Begin("How do Methods scale on CPU vs GPU?")
+	e.Paper("Section 4.8, Figure 12")
+	e.Text(`The paper times every method on small subsets of MNIST (d = 50) and of the Gaussian mixture (d = 2),
+on a CPU and on a GPU, with growing n. Its findings: on log–log axes the methods over the embedding grow
+linearly in n and the Gram-matrix methods quadratically; GNMDS and CKL are fast because they need few
+iterations; every method is much faster on the GPU; LOE and LLOE are not faster than the rest on either.`)
+
+	type source struct {
+		name, standIn string
+		dim           int
+		ns            []float64
+	}
+	sources := []source{
+		{name: "mnist", standIn: "fmnist", dim: 50, ns: exp.PickFloats(nil, []float64{100, 200, 300}, []float64{500, 1000, 2000, 5000})},
+		{name: "gmm", dim: 2, ns: exp.PickFloats([]float64{50, 100}, []float64{100, 200, 400}, []float64{500, 1000, 2000, 5000})},
+	}
+	if exp.Profile() == exp.Smoke {
+		sources = sources[1:]
+	}
+	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"},
+		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"},
+		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"})
+	backends := []string{"cpu"}
+	if err := e.TryBackend("gpu"); err != nil {
+		e.Note(fmt.Sprintf("**No GPU rows**: the gpu backend does not run in this build or on this machine (%v). "+
+			"The GPU rows appear when oerun is built with a GPU (CUDA) backend and a GPU answers; rerun this script there.", err))
+	} else {
+		backends = append(backends, "gpu")
+	}
+
+	var runs []exp.Run
+	for _, s := range sources {
+		for _, a := range algorithms {
+			epochs := exp.Pick(20, 50, 0)
+			if a == "oenn" {
+				epochs = exp.Pick(5, 25, 0)
+			}
+			for _, n := range s.ns {
+				for _, b := range backends {
+					runs = append(runs, exp.Run{Dataset: s.name, StandIn: s.standIn, N: int(n), Dim: s.dim, Lambda: 2,
+						Algorithm: a, MaxEpochs: epochs, Seed: 1, Backend: b})
+				}
+			}
+		}
+	}
+	res := e.Run(exp.Repeat(runs, exp.Pick(1, 1, 3)))
+	if exp.Profile() != exp.Paper {
+		e.Note(fmt.Sprintf("Profile %s uses smaller n and caps the epochs; compare the slopes, not the levels.", exp.Profile()))
+	}
+
+	for _, s := range sources {
+		for _, b := range backends {
+			sub := res.Filter(func(r exp.Result) bool { return r.Run.Dataset == s.name && r.Field("backend") == b })
+			if len(sub) == 0 {
+				continue
+			}
+			label := sub[0].Field("dataset")
+			e.Heading(fmt.Sprintf("%s on the %s", label, b))
+			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s: %s time", label, b), Results: sub, X: "n", Y: exp.FitSeconds, Lines: "algorithm",
+				LogX: true, LogY: true, XLabel: "number of items n (log scale)", YLabel: "wall time of the fit, s (log scale)",
+				Caption: fmt.Sprintf("%s running time against n on %s, d = %d (Figure 12, %s panel); log–log axes, so the slope is the growth exponent.", b, label, s.dim, b)})
+			e.Table(fmt.Sprintf("%s time on %s (rows: method, columns: n)", b, label), sub.Table("algorithm", "n", exp.FitSeconds))
+		}
+	}
+}

@@ -1,0 +1,3 @@
+package algorithms
+
+import _ "github.com/oe-lab/oe/lib/tripletloss"

@@ -1,0 +1,33 @@
+package embed_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+)
+
+// Write an embedding as NumPy .npy (the extension picks the format) and read
+// it back.
+func ExampleWriteEmbedding() {
+	dir, err := os.MkdirTemp("", "emb")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "emb.npy")
+	if err := embed.WriteEmbedding(path, mat.NewDense(2, 2, []float64{0, 1, 2.5, -3})); err != nil {
+		panic(err)
+	}
+	back, err := embed.ReadEmbedding(path)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(mat.Formatted(back))
+	// Output:
+	// ⎡  0    1⎤
+	// ⎣2.5   -3⎦
+}

@@ -1,0 +1,232 @@
+package gram
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// denseDist reads d_ab = K_aa − 2K_ab + K_bb off a dense Gram matrix.
+func denseDist(k *mat.SymDense) sqDist {
+	return func(a, b int32) float64 {
+		return k.At(int(a), int(a)) - 2*k.At(int(a), int(b)) + k.At(int(b), int(b))
+	}
+}
+
+// denseObjective is the objective at a dense K, the reference the finite
+// differences are taken on.
+func denseObjective(o objective, k *mat.SymDense, s *triplets.Set) float64 {
+	return o.evaluate(denseDist(k), s, 0, s.Len(), nil, 1) + o.lambda*mat.Trace(k)
+}
+
+// denseGradient assembles the pattern's sparse gradient into a dense matrix.
+func denseGradient(o objective, k *mat.SymDense, s *triplets.Set, p *pattern) *mat.SymDense {
+	coef := make([]float64, 2*s.Len())
+	o.evaluate(denseDist(k), s, 0, s.Len(), coef, 1)
+	w := make([]float64, p.edges())
+	diag := make([]float64, p.n)
+	p.gather(coef, w, diag, o.lambda, 1)
+	g := mat.NewSymDense(p.n, nil)
+	for e := range w {
+		g.SetSym(int(p.lo[e]), int(p.hi[e]), -w[e])
+	}
+	for a, v := range diag {
+		g.SetSym(a, a, v)
+	}
+	return g
+}
+
+// randomTriplets returns m triplets of distinct random items.
+func randomTriplets(n, m int, seed uint64) *triplets.Set {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	s := triplets.NewSet(n, m)
+	for s.Len() < m {
+		i, j, k := rng.Int32N(int32(n)), rng.Int32N(int32(n)), rng.Int32N(int32(n))
+		if i != j && i != k && j != k {
+			s.Append(i, j, k)
+		}
+	}
+	return s
+}
+
+// randomPSD returns XXᵀ for a random n×r X.
+func randomPSD(n, r int, seed uint64) (*mat.SymDense, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(seed, 6))
+	x := mat.NewDense(n, r, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < r; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	k := mat.NewSymDense(n, nil)
+	k.SymOuterK(1, x)
+	return k, x
+}
+
+var objectives = []struct {
+	name string
+	obj  objective
+}{
+	{"gnmds", objective{kind: hinge}},
+	{"gnmds λ=0.3", objective{kind: hinge, lambda: 0.3}},
+	{"ckl μ=0.1", objective{kind: crowdKernel, mu: 0.1}},
+	{"ckl μ=2 λ=0.5", objective{kind: crowdKernel, mu: 2, lambda: 0.5}},
+	{"forte", objective{kind: logistic}},
+}
+
+func TestGradientMatchesFiniteDifferences(t *testing.T) {
+	const n, h = 9, 1e-6
+	s := randomTriplets(n, 60, 1)
+	p, err := newPattern(s, n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := randomPSD(n, n, 2)
+	for _, c := range objectives {
+		t.Run(c.name, func(t *testing.T) {
+			g := denseGradient(c.obj, k, s, p)
+			for a := 0; a < n; a++ {
+				for b := a; b < n; b++ {
+					// Moving the symmetric pair (a,b),(b,a) by h changes f by
+					// h·(G_ab + G_ba); the diagonal entry by h·G_aa.
+					want := 2 * g.At(a, b)
+					if a == b {
+						want = g.At(a, a)
+					}
+					kp, km := mat.NewSymDense(n, nil), mat.NewSymDense(n, nil)
+					kp.CopySym(k)
+					km.CopySym(k)
+					kp.SetSym(a, b, k.At(a, b)+h)
+					km.SetSym(a, b, k.At(a, b)-h)
+					fd := (denseObjective(c.obj, kp, s) - denseObjective(c.obj, km, s)) / (2 * h)
+					if math.Abs(fd-want) > 1e-5*math.Max(1, math.Abs(fd)) {
+						t.Errorf("∂f/∂K[%d,%d]: finite difference %.8g, gradient %.8g", a, b, fd, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// The training loop's gradient, computed from the factor K = XXᵀ and laid out
+// over the pattern, must equal the dense reference at the same K.
+func TestRunGradientMatchesDense(t *testing.T) {
+	const n, d = 12, 3
+	s := randomTriplets(n, 80, 3)
+	for _, c := range objectives {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := newRun(context.Background(), "test", c.obj, embed.Problem{Dim: d, Train: s}, embed.Options{Seed: 4, Threads: 2}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := mat.NewSymDense(n, nil)
+			k.SymOuterK(1, r.x)
+			e := r.pat.edges()
+			g := make([]float64, e+n)
+			f := r.gradient(0, r.m, g)
+			if want := denseObjective(c.obj, k, s); math.Abs(f-want) > 1e-9*math.Max(1, math.Abs(want)) {
+				t.Errorf("objective %g, dense %g", f, want)
+			}
+			ref := denseGradient(c.obj, k, s, r.pat)
+			for x := 0; x < e; x++ {
+				if got, want := g[x], ref.At(int(r.pat.lo[x]), int(r.pat.hi[x])); math.Abs(got-want) > 1e-9 {
+					t.Errorf("edge (%d,%d): %g, dense %g", r.pat.lo[x], r.pat.hi[x], got, want)
+				}
+			}
+			for a := 0; a < n; a++ {
+				if got, want := g[e+a], ref.At(a, a); math.Abs(got-want) > 1e-9 {
+					t.Errorf("diagonal %d: %g, dense %g", a, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestPatternCollectsEachPairOnce(t *testing.T) {
+	s := triplets.NewSet(4, 3)
+	s.Append(0, 1, 2) // pairs {0,1}, {0,2}
+	s.Append(2, 0, 3) // pairs {0,2}, {2,3}
+	s.Append(1, 0, 3) // pairs {0,1}, {1,3}
+	p, err := newPattern(s, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		lo, hi int32
+		slots  []int32
+	}{
+		{0, 1, []int32{0, 4}},
+		{0, 2, []int32{1, 2}},
+		{1, 3, []int32{5}},
+		{2, 3, []int32{3}},
+	}
+	if p.edges() != len(want) {
+		t.Fatalf("%d edges, want %d", p.edges(), len(want))
+	}
+	for e, w := range want {
+		got := p.contrib[p.contribPtr[e]:p.contribPtr[e+1]]
+		if p.lo[e] != w.lo || p.hi[e] != w.hi || len(got) != len(w.slots) {
+			t.Fatalf("edge %d: {%d,%d} slots %v, want {%d,%d} %v", e, p.lo[e], p.hi[e], got, w.lo, w.hi, w.slots)
+		}
+		for x := range got {
+			if got[x] != w.slots[x] {
+				t.Fatalf("edge %d: slots %v, want %v", e, got, w.slots)
+			}
+		}
+	}
+	// Every edge appears in the adjacency of both its items.
+	for a := 0; a < 4; a++ {
+		for x := p.adjPtr[a]; x < p.adjPtr[a+1]; x++ {
+			e := p.adjEdge[x]
+			if other := p.adjCol[x]; !(p.lo[e] == int32(a) && p.hi[e] == other) && !(p.hi[e] == int32(a) && p.lo[e] == other) {
+				t.Errorf("row %d lists edge %d with item %d", a, e, other)
+			}
+		}
+	}
+}
+
+// The low-rank-plus-sparse operator must agree with the dense matrix it
+// stands for.
+func TestLowRankPlusSparseOperator(t *testing.T) {
+	const n, d = 15, 2
+	s := randomTriplets(n, 40, 9)
+	p, err := newPattern(s, n, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, x := randomPSD(n, d, 10)
+	rng := rand.New(rand.NewPCG(11, 0))
+	off := make([]float64, p.edges())
+	diag := make([]float64, n)
+	dense := mat.NewSymDense(n, nil)
+	dense.SymOuterK(1, x)
+	for e := range off {
+		off[e] = rng.NormFloat64()
+		a, b := int(p.lo[e]), int(p.hi[e])
+		dense.SetSym(a, b, dense.At(a, b)+off[e])
+	}
+	for a := range diag {
+		diag[a] = rng.NormFloat64()
+		dense.SetSym(a, a, dense.At(a, a)+diag[a])
+	}
+	op := &lowRankPlusSparse{x: x, p: p, off: off, diag: diag, threads: 2}
+	src := mat.NewDense(n, 3, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < 3; j++ {
+			src.Set(i, j, rng.NormFloat64())
+		}
+	}
+	got := mat.NewDense(n, 3, nil)
+	op.MulTo(got, src)
+	var want mat.Dense
+	want.Mul(dense, src)
+	if !mat.EqualApprox(got, &want, 1e-12) {
+		t.Errorf("operator product differs from the dense product:\n%v\n%v", mat.Formatted(got), mat.Formatted(&want))
+	}
+}

@@ -1,0 +1,257 @@
+package gram
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+)
+
+// Default hyper-parameters, from the paper's appendix and the authors' code.
+const (
+	// DefaultBatchSize is min(#triplets, 10⁶) in the paper.
+	DefaultBatchSize = 1_000_000
+	gnmdsLR          = 10
+	cklLR            = 100
+	cklMu            = 0.1
+	forteStep        = 100
+	forteRho         = 0.5
+	forteC1          = 1e-4
+	// forteMaxBacktracks bounds the line search: the step shrinks to at most
+	// ρ^20 ≈ 10⁻⁶ times its starting value before the iteration gives up.
+	forteMaxBacktracks = 20
+)
+
+// GNMDS is Generalized Non-metric MDS (Agarwal et al. 2007) over the Gram
+// matrix: Σ max(0, 1 + d_ij − d_ik) + λ·tr(K), minimised by Adam (AMSGrad,
+// learning rate 10) with a projection onto rank-d PSD matrices after every
+// step.
+type GNMDS struct {
+	// Lambda is the trace regulariser λ ≥ 0 (paper: 0).
+	Lambda float64
+}
+
+// Name returns "gnmds".
+func (GNMDS) Name() string { return "gnmds" }
+
+// Fit embeds the problem's items.
+func (g GNMDS) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if err := checkNonNegative("gnmds", "lambda", g.Lambda); err != nil {
+		return nil, err
+	}
+	return fitAdam(ctx, "gnmds", objective{kind: hinge, lambda: g.Lambda}, gnmdsLR, p, opt)
+}
+
+// CKL is Crowd Kernel Learning (Tamuz et al. 2011) over the Gram matrix: the
+// negative log-likelihood Σ −log((μ + d_ik)/(2μ + d_ij + d_ik)) + λ·tr(K),
+// minimised by Adam (AMSGrad, learning rate 100) with a projection onto
+// rank-d PSD matrices after every step.
+type CKL struct {
+	// Mu is μ > 0 (the authors' code: 0.1).
+	Mu float64
+	// Lambda is the trace regulariser λ ≥ 0 (paper: 0).
+	Lambda float64
+}
+
+// Name returns "ckl".
+func (CKL) Name() string { return "ckl" }
+
+// Fit embeds the problem's items.
+func (c CKL) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if !(c.Mu > 0) || math.IsInf(c.Mu, 0) {
+		return nil, fmt.Errorf("ckl: mu must be finite and > 0, got %v", c.Mu)
+	}
+	if err := checkNonNegative("ckl", "lambda", c.Lambda); err != nil {
+		return nil, err
+	}
+	return fitAdam(ctx, "ckl", objective{kind: crowdKernel, mu: c.Mu, lambda: c.Lambda}, cklLR, p, opt)
+}
+
+func checkNonNegative(method, name string, v float64) error {
+	if !(v >= 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s: %s must be finite and ≥ 0, got %v", method, name, v)
+	}
+	return nil
+}
+
+// fitAdam runs the Adam-then-project scheme of GNMDS and CKL: batches are
+// consecutive, near-equal slices of the triplets of at most BatchSize
+// (default 10⁶) each; every batch makes one Adam step on the entries of K it
+// touches, followed by the projection.
+func fitAdam(ctx context.Context, method string, obj objective, defLR float64, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	lr, err := opt.LR(defLR)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", method, err)
+	}
+	if opt.BatchSize < 0 {
+		return nil, fmt.Errorf("%s: batch size must be ≥ 0, got %d", method, opt.BatchSize)
+	}
+	r, err := newRun(ctx, method, obj, p, opt, false)
+	if err != nil {
+		return nil, err
+	}
+	bs := DefaultBatchSize
+	if opt.BatchSize > 0 {
+		bs = opt.BatchSize
+	}
+	batches := numChunks(r.m, min(bs, r.m))
+	size := r.pat.edges() + r.n
+	adam := newAMSGrad(size, lr)
+	g := make([]float64, size)
+	step := make([]float64, size)
+	for epoch := 1; epoch <= r.maxEpochs(); epoch++ {
+		if err := r.ctx.Err(); err != nil {
+			return r.finish(embed.StopCanceled), fmt.Errorf("%s: epoch %d: %w", r.method, epoch, err)
+		}
+		loss := 0.0
+		for b := 0; b < batches; b++ {
+			loss += r.gradient(b*r.m/batches, (b+1)*r.m/batches, g)
+			adam.step(g, step, r.threads)
+			for i, v := range step {
+				step[i] = -v
+			}
+			if r.x, r.warm, err = r.project(step); err != nil {
+				return nil, err
+			}
+		}
+		stop, err := r.endEpoch(epoch, loss)
+		if err != nil {
+			return nil, err
+		}
+		if stop {
+			return r.finish(embed.StopConverged), nil
+		}
+	}
+	return r.finish(embed.StopMaxEpochs), nil
+}
+
+// FORTE is Fast Ordinal Triplet Embedding (Jain, Jamieson & Nowak 2016): the
+// logistic loss Σ log(1 + exp(d_ij − d_ik)) minimised by rank-d projected
+// gradient descent with a backtracking (Armijo) line search.
+//
+// Every epoch is one full-batch iteration: from step α (initially the
+// learning rate, 100), the candidate P_d(K − αG) is accepted when
+// f(candidate) ≤ f(K) − c₁·⟨G, K − candidate⟩ and f(candidate) ≤ f(K);
+// otherwise α ← ρα and the candidate is recomputed, at most 20 times. The
+// accepted α carries over to the next iteration. If no step is accepted, K
+// is left as it is and the run stops (no descent found). The objective is
+// thus non-increasing.
+type FORTE struct {
+	// Rho is the backtracking factor ρ ∈ (0, 1) (paper: 0.5).
+	Rho float64
+	// C1 is the Armijo constant c₁ ∈ (0, 1) (paper: 10⁻⁴).
+	C1 float64
+}
+
+// Name returns "forte".
+func (FORTE) Name() string { return "forte" }
+
+// Fit embeds the problem's items.
+func (f FORTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if !(f.Rho > 0 && f.Rho < 1) {
+		return nil, fmt.Errorf("forte: rho must be in (0, 1), got %v", f.Rho)
+	}
+	if !(f.C1 > 0 && f.C1 < 1) {
+		return nil, fmt.Errorf("forte: c1 must be in (0, 1), got %v", f.C1)
+	}
+	alpha, err := opt.LR(forteStep)
+	if err != nil {
+		return nil, fmt.Errorf("forte: %w", err)
+	}
+	r, err := newRun(ctx, "forte", objective{kind: logistic}, p, opt, true)
+	if err != nil {
+		return nil, err
+	}
+	size := r.pat.edges() + r.n
+	g := make([]float64, size)
+	step := make([]float64, size)
+	w := make([]float64, r.pat.edges())
+	for epoch := 1; epoch <= r.maxEpochs(); epoch++ {
+		if err := r.ctx.Err(); err != nil {
+			return r.finish(embed.StopCanceled), fmt.Errorf("%s: epoch %d: %w", r.method, epoch, err)
+		}
+		f0 := r.gradient(0, r.m, g)
+		for e := range w {
+			w[e] = -g[e]
+		}
+		accepted := false
+		for try := 0; try <= forteMaxBacktracks; try++ {
+			for i, v := range g {
+				step[i] = -alpha * v
+			}
+			x, warm, err := r.project(step)
+			if err != nil {
+				return nil, err
+			}
+			fx := r.objectiveAt(x)
+			descent := r.innerGradDiff(w, x)
+			if fx <= f0-f.C1*descent && fx <= f0 {
+				r.x, r.warm, accepted = x, warm, true
+				break
+			}
+			alpha *= f.Rho
+		}
+		stop, err := r.endEpoch(epoch, f0)
+		if err != nil {
+			return nil, err
+		}
+		if stop || !accepted {
+			return r.finish(embed.StopConverged), nil
+		}
+	}
+	return r.finish(embed.StopMaxEpochs), nil
+}
+
+// innerGradDiff returns ⟨G, K − K'⟩ for the gradient G = Laplacian(w) + λI,
+// K = XXᵀ (the current factor) and K' = YYᵀ: Σ_e w_e (d_e(K) − d_e(K')) +
+// λ(tr K − tr K'), since ⟨Laplacian(w), K⟩ = Σ_e w_e d_e(K).
+func (r *run) innerGradDiff(w []float64, y *mat.Dense) float64 {
+	dk, dy := factorDist(r.x), factorDist(y)
+	const perChunk = 8192
+	edges := r.pat.edges()
+	partial := make([]float64, numChunks(edges, perChunk))
+	parallelChunks(r.threads, len(partial), func(c int) {
+		from, to := chunkRange(c, perChunk, edges)
+		s := 0.0
+		for e := from; e < to; e++ {
+			a, b := r.pat.lo[e], r.pat.hi[e]
+			s += w[e] * (dk(a, b) - dy(a, b))
+		}
+		partial[c] = s
+	})
+	total := r.obj.lambda * (trace(r.x) - trace(y))
+	for _, v := range partial {
+		total += v
+	}
+	return total
+}
+
+func init() {
+	embed.Register(embed.Info{
+		Name: "gnmds", Version: 1,
+		Params: embed.Params{"lambda": 0},
+		Doc:    "Generalized non-metric MDS: hinge loss on the Gram matrix, Adam + rank-d PSD projection",
+		New: func(p embed.Params) (embed.Algorithm, error) {
+			return GNMDS{Lambda: p.Get("lambda", 0)}, nil
+		},
+	})
+	embed.Register(embed.Info{
+		Name: "ckl", Version: 1,
+		Params: embed.Params{"mu": cklMu, "lambda": 0},
+		Doc:    "Crowd kernel learning: likelihood on the Gram matrix, Adam + rank-d PSD projection",
+		New: func(p embed.Params) (embed.Algorithm, error) {
+			return CKL{Mu: p.Get("mu", cklMu), Lambda: p.Get("lambda", 0)}, nil
+		},
+	})
+	embed.Register(embed.Info{
+		Name: "forte", Version: 1,
+		Params: embed.Params{"rho": forteRho, "c1": forteC1},
+		Doc:    "FORTE: logistic loss on the Gram matrix, rank-d projected gradient descent with line search",
+		New: func(p embed.Params) (embed.Algorithm, error) {
+			return FORTE{Rho: p.Get("rho", forteRho), C1: p.Get("c1", forteC1)}, nil
+		},
+	})
+}

@@ -1,0 +1,277 @@
+package gram
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/metrics"
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// uniformPoints returns n points uniform in [0,1)^dim.
+func uniformPoints(n, dim int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	x := mat.NewDense(n, dim, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < dim; j++ {
+			x.Set(i, j, rng.Float64())
+		}
+	}
+	return x
+}
+
+// problem returns the paper's 2·n·d·log₂n training triplets of x and 10,000
+// test triplets drawn with another seed.
+func problem(t testing.TB, x *mat.Dense, d int) (embed.Problem, *triplets.Set) {
+	n, _ := x.Dims()
+	train, err := triplets.Random(x, triplets.Count(2, n, d), triplets.Noise{}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := triplets.Random(x, 10_000, triplets.Noise{}, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return embed.Problem{Dim: d, Train: train}, test
+}
+
+// randomError is the test error of a random embedding, the baseline every
+// method must beat clearly.
+func randomError(n, d int, test *triplets.Set) float64 {
+	return metrics.TripletError(uniformPoints(n, d, 99), test)
+}
+
+func TestMethodsBeatRandomOnUniform(t *testing.T) {
+	p, test := problem(t, uniformPoints(500, 2, 1), 2)
+	base := randomError(500, 2, test)
+	cases := []struct {
+		method  string
+		epochs  int
+		maxTest float64
+	}{
+		// The paper (Table 3, uniform): GNMDS 0.33, CKL 0.16, FORTE 0.04.
+		{"gnmds", 100, 0.25},
+		{"ckl", 100, 0.25},
+		{"forte", 60, 0.08},
+	}
+	for _, c := range cases {
+		t.Run(c.method, func(t *testing.T) {
+			alg, err := embed.New(c.method, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := alg.Fit(context.Background(), p, embed.Options{Seed: 1, MaxEpochs: c.epochs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := metrics.TripletError(res.Embedding, test)
+			t.Logf("%s: test error %.4f (random %.4f) after %d epochs (%s)", c.method, got, base, res.Epochs, res.StopReason)
+			if got > c.maxTest || got > base-0.2 {
+				t.Errorf("%s: test error %.4f, want ≤ %.2f and well below the random embedding's %.4f", c.method, got, c.maxTest, base)
+			}
+		})
+	}
+}
+
+// charProblem loads CHAR (1,797 digits, 64 pixels) from OE_DATA.
+func charProblem(t testing.TB, d int) (embed.Problem, *triplets.Set) {
+	ds, err := datasets.Load("char", datasets.Options{})
+	if err != nil {
+		t.Fatalf("CHAR is needed (set OE_DATA to the shared data folder): %v", err)
+	}
+	return problem(t, ds.X, d)
+}
+
+// On CHAR the methods run a few epochs only (d = 5 keeps the test short);
+// BenchmarkCHAR runs the paper's protocol at d = 30.
+func TestMethodsBeatRandomOnCHAR(t *testing.T) {
+	const d = 5
+	p, test := charProblem(t, d)
+	n := p.Items()
+	base := randomError(n, d, test)
+	cases := []struct {
+		method  string
+		epochs  int
+		maxTest float64
+	}{
+		{"gnmds", 10, 0.25},
+		{"ckl", 10, 0.25},
+		{"forte", 10, 0.25},
+	}
+	for _, c := range cases {
+		t.Run(c.method, func(t *testing.T) {
+			alg, err := embed.New(c.method, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := alg.Fit(context.Background(), p, embed.Options{Seed: 1, MaxEpochs: c.epochs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := metrics.TripletError(res.Embedding, test)
+			t.Logf("%s: test error %.4f (random %.4f) after %d epochs in %v", c.method, got, base, res.Epochs, res.Elapsed)
+			if got > c.maxTest || got > base-0.2 {
+				t.Errorf("%s: test error %.4f, want ≤ %.2f and well below the random embedding's %.4f", c.method, got, c.maxTest, base)
+			}
+		})
+	}
+}
+
+func TestFORTELineSearchNeverIncreasesObjective(t *testing.T) {
+	p, _ := problem(t, uniformPoints(200, 2, 5), 2)
+	var losses []float64
+	// A huge first step forces the line search to backtrack.
+	opt := embed.Options{Seed: 3, MaxEpochs: 40, LearningRate: 1e4, Progress: func(e embed.Epoch) { losses = append(losses, e.Loss) }}
+	res, err := FORTE{Rho: forteRho, C1: forteC1}.Fit(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(losses) < 2 {
+		t.Fatalf("only %d epochs", len(losses))
+	}
+	for e := 1; e < len(losses); e++ {
+		if losses[e] > losses[e-1] {
+			t.Errorf("objective rose from %.10g to %.10g at epoch %d", losses[e-1], losses[e], e+1)
+		}
+	}
+	if final := losses[len(losses)-1]; !(final < 0.5*losses[0]) {
+		t.Errorf("objective went from %g to only %g in %d epochs (%s)", losses[0], final, res.Epochs, res.StopReason)
+	}
+}
+
+func TestSameSeedSameResultAcrossThreads(t *testing.T) {
+	p, _ := problem(t, uniformPoints(120, 2, 7), 2)
+	for _, method := range []string{"gnmds", "ckl", "forte"} {
+		t.Run(method, func(t *testing.T) {
+			alg, err := embed.New(method, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var first *mat.Dense
+			for _, threads := range []int{1, 2, 1} {
+				res, err := alg.Fit(context.Background(), p, embed.Options{Seed: 5, MaxEpochs: 8, Threads: threads})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if first == nil {
+					first = res.Embedding
+					continue
+				}
+				if !mat.Equal(first, res.Embedding) {
+					t.Fatalf("threads=%d gave a different embedding", threads)
+				}
+			}
+		})
+	}
+}
+
+func TestRejectsBadInput(t *testing.T) {
+	p, _ := problem(t, uniformPoints(50, 2, 8), 2)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		alg  embed.Algorithm
+		p    embed.Problem
+		opt  embed.Options
+		want string
+	}{
+		{"negative lambda", GNMDS{Lambda: -1}, p, embed.Options{}, "lambda"},
+		{"zero mu", CKL{Mu: 0}, p, embed.Options{}, "mu"},
+		{"rho one", FORTE{Rho: 1, C1: forteC1}, p, embed.Options{}, "rho"},
+		{"c1 zero", FORTE{Rho: forteRho, C1: 0}, p, embed.Options{}, "c1"},
+		{"no triplets", GNMDS{}, embed.Problem{Dim: 2}, embed.Options{}, "empty"},
+		{"dimension above n", GNMDS{}, embed.Problem{Dim: 51, Train: p.Train}, embed.Options{}, "exceeds"},
+		{"negative learning rate", CKL{Mu: 0.1}, p, embed.Options{LearningRate: -1}, "learning rate"},
+		{"negative batch", CKL{Mu: 0.1}, p, embed.Options{BatchSize: -5}, "batch"},
+	}
+	for _, c := range cases {
+		_, err := c.alg.Fit(ctx, c.p, c.opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+	if _, err := embed.New("ckl", embed.Params{"sigma": 1}); err == nil {
+		t.Error("unknown parameter accepted")
+	}
+}
+
+func TestMemoryGuard(t *testing.T) {
+	p, _ := problem(t, uniformPoints(300, 2, 9), 2)
+	defer func(old int64) { MemoryLimit = old }(MemoryLimit)
+	MemoryLimit = 1 << 20
+	_, err := GNMDS{}.Fit(context.Background(), p, embed.Options{MaxEpochs: 1})
+	if err == nil {
+		t.Fatal("a run needing more than 1 MiB passed a 1 MiB limit")
+	}
+	for _, want := range []string{"n=300", "bytes", "gram.MemoryLimit"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	MemoryLimit = 0
+	if lim := memoryLimit(); lim <= 0 {
+		t.Errorf("default limit %d", lim)
+	}
+}
+
+func TestPhysicalMemory(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name, text string
+		want       int64
+		ok         bool
+	}{
+		{"meminfo", "MemTotal:       24576000 kB\nMemFree: 1 kB\n", 24576000 << 10, true},
+		{"no total", "MemFree: 1 kB\n", 0, false},
+		{"garbage", "MemTotal: lots kB\n", 0, false},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := physicalMemory(path)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("%s: got %d, %v; want %d, ok=%v", c.name, got, err, c.want, c.ok)
+		}
+	}
+}
+
+func TestCanceledContextStops(t *testing.T) {
+	p, _ := problem(t, uniformPoints(100, 2, 4), 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := GNMDS{}.Fit(ctx, p, embed.Options{MaxEpochs: 10})
+	if err == nil || res == nil || res.StopReason != embed.StopCanceled || res.Epochs != 0 {
+		t.Errorf("got %+v, %v; want a canceled result and an error", res, err)
+	}
+}
+
+func TestTrainErrorIsRecordedAtChecks(t *testing.T) {
+	p, _ := problem(t, uniformPoints(100, 2, 6), 2)
+	res, err := CKL{Mu: cklMu}.Fit(context.Background(), p, embed.Options{Seed: 1, MaxEpochs: 20, Stop: embed.StopRule{Every: 10, Disabled: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Epochs != 20 || res.StopReason != embed.StopMaxEpochs {
+		t.Fatalf("ran %d epochs, stop %q", res.Epochs, res.StopReason)
+	}
+	for _, e := range res.Trace {
+		checked := !math.IsNaN(e.TrainError)
+		if checked != (e.Epoch%10 == 0) {
+			t.Errorf("epoch %d: train error %v", e.Epoch, e.TrainError)
+		}
+		if checked && (e.TrainError < 0 || e.TrainError > 1) {
+			t.Errorf("epoch %d: train error %v out of [0,1]", e.Epoch, e.TrainError)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package gram
+
+import (
+	"math"
+
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// lossKind selects the per-triplet loss of a method.
+type lossKind int
+
+const (
+	// hinge is GNMDS's max(0, 1 + d_ij − d_ik).
+	hinge lossKind = iota
+	// crowdKernel is CKL's −log p_ijk, p_ijk = (μ + d_ik)/(2μ + d_ij + d_ik).
+	crowdKernel
+	// logistic is FORTE's log(1 + exp(d_ij − d_ik)).
+	logistic
+)
+
+// objective is Σ_t ℓ(d_ij, d_ik) + λ·tr(K) over the triplets (i, j, k), where
+// i is closer to j than to k and d_ab = K_aa − 2K_ab + K_bb.
+type objective struct {
+	kind   lossKind
+	mu     float64 // CKL's μ > 0
+	lambda float64 // trace regulariser λ ≥ 0
+}
+
+// term returns ℓ(dij, dik) and its partial derivatives ∂ℓ/∂d_ij, ∂ℓ/∂d_ik.
+func (o objective) term(dij, dik float64) (l, a, b float64) {
+	switch o.kind {
+	case hinge:
+		if s := 1 + dij - dik; s > 0 {
+			return s, 1, -1
+		}
+		return 0, 0, 0
+	case crowdKernel:
+		den := 2*o.mu + dij + dik
+		num := o.mu + dik
+		return math.Log(den) - math.Log(num), 1 / den, 1/den - 1/num
+	default: // logistic
+		z := dij - dik
+		sig := 1 / (1 + math.Exp(-z))
+		return softplus(z), sig, -sig
+	}
+}
+
+// softplus returns log(1 + eᶻ) without overflow.
+func softplus(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+// sqDist returns d_ab for the Gram matrix at hand.
+type sqDist func(a, b int32) float64
+
+// evaluate returns Σ_t ℓ_t over the triplets [from, to) of s (without the
+// trace term). When coef is non-nil it stores ∂ℓ_t/∂d_ij in coef[2t] and
+// ∂ℓ_t/∂d_ik in coef[2t+1] for those triplets. Work is cut into fixed chunks
+// whose partial sums are added in order, so the result does not depend on
+// threads.
+func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []float64, threads int) float64 {
+	const perChunk = 8192
+	chunks := numChunks(to-from, perChunk)
+	partial := make([]float64, chunks)
+	parallelChunks(threads, chunks, func(c int) {
+		lo, hi := chunkRange(c, perChunk, to-from)
+		sum := 0.0
+		for t := from + lo; t < from+hi; t++ {
+			i, j, k := s.At(t)
+			l, a, b := o.term(dist(i, j), dist(i, k))
+			sum += l
+			if coef != nil {
+				coef[2*t], coef[2*t+1] = a, b
+			}
+		}
+		partial[c] = sum
+	})
+	total := 0.0
+	for _, v := range partial {
+		total += v
+	}
+	return total
+}

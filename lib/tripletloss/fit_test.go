@@ -1,0 +1,205 @@
+package tripletloss
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// uniformPoints returns n points uniform in [0,1)^d.
+func uniformPoints(n, d int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for c := 0; c < d; c++ {
+			x.Set(i, c, rng.Float64())
+		}
+	}
+	return x
+}
+
+func mustTriplets(t testing.TB, x *mat.Dense, m int, seed uint64) *triplets.Set {
+	t.Helper()
+	s, err := triplets.Random(x, m, triplets.Noise{}, seed, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestFitRejectsBadInput(t *testing.T) {
+	truth := uniformPoints(20, 2, 1)
+	good := mustTriplets(t, truth, 200, 1)
+	outOfRange := &triplets.Set{N: 5, Idx: []int32{0, 1, 7}}
+	tests := []struct {
+		name string
+		alg  embed.Algorithm
+		p    embed.Problem
+		opt  embed.Options
+		want string
+	}{
+		{"zero dimension", SOE{}, embed.Problem{Dim: 0, Train: good}, embed.Options{}, "dimension"},
+		{"negative dimension", STE{}, embed.Problem{Dim: -2, Train: good}, embed.Options{}, "dimension"},
+		{"nil triplets", SOE{}, embed.Problem{Dim: 2}, embed.Options{}, "empty"},
+		{"empty triplets", TSTE{}, embed.Problem{Dim: 2, Train: &triplets.Set{N: 20}}, embed.Options{}, "empty"},
+		{"n below largest index", SOE{}, embed.Problem{Dim: 2, Train: outOfRange}, embed.Options{}, "out of range"},
+		{"n below the set's items", SOE{}, embed.Problem{N: 10, Dim: 2, Train: good}, embed.Options{}, "smaller"},
+		{"NaN learning rate", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: math.NaN()}, "learning rate"},
+		{"Inf learning rate", CKLX{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: math.Inf(1)}, "learning rate"},
+		{"negative learning rate", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: -1}, "learning rate"},
+		{"negative epochs", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{MaxEpochs: -1}, "MaxEpochs"},
+		{"negative batch", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{BatchSize: -5}, "batch"},
+		{"negative threads", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{Threads: -1}, "thread"},
+		{"negative margin", SOE{Margin: -1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "margin"},
+		{"NaN alpha", TSTE{Alpha: math.NaN()}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "alpha"},
+		{"negative mu", CKLX{Mu: -0.1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "mu"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := tc.alg.Fit(context.Background(), tc.p, tc.opt)
+			if err == nil || res != nil {
+				t.Fatalf("accepted: result %v, error %v", res, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A learning rate so large that float32 overflows must end in an error that
+// names the epoch, never in a NaN embedding.
+func TestFitReportsDivergence(t *testing.T) {
+	truth := uniformPoints(30, 2, 2)
+	train := mustTriplets(t, truth, 500, 2)
+	res, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train},
+		embed.Options{LearningRate: 1e38, MaxEpochs: 50, Seed: 1})
+	if !errors.Is(err, embed.ErrDiverged) || res != nil {
+		t.Fatalf("got result %v, error %v; want ErrDiverged", res, err)
+	}
+	if !strings.Contains(err.Error(), "epoch ") {
+		t.Fatalf("error %q does not name the epoch", err)
+	}
+}
+
+func TestFitDeterministic(t *testing.T) {
+	truth := uniformPoints(100, 3, 3)
+	train := mustTriplets(t, truth, 5000, 3)
+	for _, alg := range []embed.Algorithm{SOE{}, STE{}, TSTE{}, CKLX{}} {
+		t.Run(alg.Name(), func(t *testing.T) {
+			fit := func(seed uint64) *embed.Result {
+				res, err := alg.Fit(context.Background(), embed.Problem{Dim: 3, Train: train},
+					embed.Options{Seed: seed, MaxEpochs: 20, Threads: 2, BatchSize: 1500})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			a, b, c := fit(5), fit(5), fit(6)
+			if !mat.Equal(a.Embedding, b.Embedding) {
+				t.Fatal("same seed and thread count, different embeddings")
+			}
+			if mat.Equal(a.Embedding, c.Embedding) {
+				t.Fatal("different seeds gave the same embedding")
+			}
+			for e := range a.Trace {
+				if a.Trace[e].Loss != b.Trace[e].Loss {
+					t.Fatalf("epoch %d: losses %v and %v", e+1, a.Trace[e].Loss, b.Trace[e].Loss)
+				}
+			}
+		})
+	}
+}
+
+func TestFitTraceAndProgress(t *testing.T) {
+	truth := uniformPoints(60, 2, 4)
+	train := mustTriplets(t, truth, 3000, 4)
+	var seen []int
+	res, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{
+		Seed: 1, MaxEpochs: 30,
+		Stop:     embed.StopRule{Every: 10, SubsetSize: 1000, Threshold: 0.005, Disabled: true},
+		Progress: func(e embed.Epoch) { seen = append(seen, e.Epoch) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Epochs != 30 || len(res.Trace) != 30 || len(seen) != 30 || res.StopReason != embed.StopMaxEpochs {
+		t.Fatalf("epochs %d, trace %d, progress calls %d, stop %q", res.Epochs, len(res.Trace), len(seen), res.StopReason)
+	}
+	for e, ep := range res.Trace {
+		checked := (e+1)%10 == 0
+		if checked == math.IsNaN(ep.TrainError) {
+			t.Errorf("epoch %d: train error %v (check epoch: %v)", ep.Epoch, ep.TrainError, checked)
+		}
+	}
+	if first, last := res.Trace[0].Loss, res.Trace[29].Loss; !(last < first) {
+		t.Errorf("loss did not fall: %v → %v", first, last)
+	}
+	if r, c := res.Embedding.Dims(); r != 60 || c != 2 {
+		t.Errorf("embedding is %d×%d", r, c)
+	}
+}
+
+func TestFitHonoursCancellation(t *testing.T) {
+	truth := uniformPoints(60, 2, 5)
+	train := mustTriplets(t, truth, 3000, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	res, err := SOE{}.Fit(ctx, embed.Problem{Dim: 2, Train: train}, embed.Options{
+		MaxEpochs: 1000, BatchSize: 100,
+		Progress: func(e embed.Epoch) {
+			if e.Epoch == 3 {
+				cancel()
+			}
+		},
+	})
+	if !errors.Is(err, context.Canceled) || res == nil || res.StopReason != embed.StopCanceled || res.Epochs != 3 {
+		t.Fatalf("result %+v, error %v", res, err)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	tests := []struct {
+		name   string
+		params embed.Params
+		want   embed.Algorithm
+		bad    bool
+	}{
+		{"soe", nil, SOE{Margin: 1}, false},
+		{"SOE", embed.Params{"margin": 2}, SOE{Margin: 2}, false},
+		{"ste", nil, STE{}, false},
+		{"tste", embed.Params{"alpha": 4}, TSTE{Alpha: 4}, false},
+		{"tste", nil, TSTE{}, false},
+		{"cklx", embed.Params{"mu": 0.5}, CKLX{Mu: 0.5}, false},
+		{"cklx", nil, CKLX{Mu: DefaultMu}, false},
+		{"soe", embed.Params{"margin": 0}, nil, true},
+		{"cklx", embed.Params{"mu": 0}, nil, true},
+		{"tste", embed.Params{"alpha": -1}, nil, true},
+		{"ste", embed.Params{"mu": 1}, nil, true},
+	}
+	for _, tc := range tests {
+		alg, err := embed.New(tc.name, tc.params)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("New(%q, %v) accepted", tc.name, tc.params)
+			}
+			continue
+		}
+		if err != nil || alg != tc.want {
+			t.Errorf("New(%q, %v) = %v, %v; want %v", tc.name, tc.params, alg, err, tc.want)
+		}
+	}
+	for _, name := range []string{"soe", "ste", "tste", "cklx"} {
+		info, err := embed.Lookup(name)
+		if err != nil || info.Version < 1 || info.Active {
+			t.Errorf("Lookup(%q) = %+v, %v", name, info, err)
+		}
+	}
+}

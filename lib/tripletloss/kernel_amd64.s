@@ -1,0 +1,202 @@
+#include "textflag.h"
+
+// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eax+0(FP), AX
+	MOVL ecx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xgetbv() uint32
+TEXT ·xgetbv(SB), NOSPLIT, $0-4
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, ret+0(FP)
+	RET
+
+// func distsBlockAVX2(x, grad *float32, idx *int32, cnt, stride, ahead int, out *float32)
+//
+// For the cnt triplets at idx, out[2t] = ‖xᵢ−xⱼ‖² and out[2t+1] = ‖xᵢ−xₖ‖²,
+// rows stride floats apart, stride a positive multiple of 8. Per row, 16
+// floats per iteration in two pairs of 8-lane accumulators, at most one
+// 8-lane block, then a horizontal sum. While a triplet prefetchAhead (8)
+// further on exists (t+8 < ahead), the x and g rows it will touch are
+// prefetched.
+//
+// Registers: R8 x, R9 g, R10 idx (advancing), R11 triplets left, R12 row
+// bytes, R13 triplets left with one 8 ahead, BX out (advancing), SI DI DX
+// row pointers, AX byte offset, CX scratch.
+TEXT ·distsBlockAVX2(SB), NOSPLIT, $0-56
+	MOVQ x+0(FP), R8
+	MOVQ grad+8(FP), R9
+	MOVQ idx+16(FP), R10
+	MOVQ cnt+24(FP), R11
+	MOVQ stride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ ahead+40(FP), R13
+	SUBQ $8, R13
+	MOVQ out+48(FP), BX
+
+triplet:
+	TESTQ R11, R11
+	JLE   done
+	TESTQ R13, R13
+	JLE   rows
+
+	// Prefetch the three x rows and g rows of the triplet 8 ahead
+	// (8·12 = 96 bytes further in idx), every line up to the last float.
+	XORQ SI, SI
+
+pfrow:
+	MOVLQSX 96(R10)(SI*1), CX
+	IMULQ   R12, CX
+	LEAQ    (R9)(CX*1), DX
+	ADDQ    R8, CX
+	XORQ    AX, AX
+
+pfline:
+	PREFETCHT0 (CX)(AX*1)
+	PREFETCHT0 (DX)(AX*1)
+	ADDQ       $64, AX
+	CMPQ       AX, R12
+	JLT        pfline
+	PREFETCHT0 -4(CX)(R12*1)
+	PREFETCHT0 -4(DX)(R12*1)
+	ADDQ       $4, SI
+	CMPQ       SI, $12
+	JLT        pfrow
+
+rows:
+	DECQ    R13
+	MOVLQSX (R10), SI
+	IMULQ   R12, SI
+	ADDQ    R8, SI
+	MOVLQSX 4(R10), DI
+	IMULQ   R12, DI
+	ADDQ    R8, DI
+	MOVLQSX 8(R10), DX
+	IMULQ   R12, DX
+	ADDQ    R8, DX
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	XORQ    AX, AX
+
+loop16:
+	LEAQ        64(AX), CX
+	CMPQ        CX, R12
+	JGT         block8
+	VMOVUPS     (SI)(AX*1), Y4
+	VMOVUPS     32(SI)(AX*1), Y5
+	VSUBPS      (DI)(AX*1), Y4, Y6
+	VSUBPS      32(DI)(AX*1), Y5, Y7
+	VFMADD231PS Y6, Y6, Y0
+	VFMADD231PS Y7, Y7, Y2
+	VSUBPS      (DX)(AX*1), Y4, Y6
+	VSUBPS      32(DX)(AX*1), Y5, Y7
+	VFMADD231PS Y6, Y6, Y1
+	VFMADD231PS Y7, Y7, Y3
+	MOVQ        CX, AX
+	JMP         loop16
+
+block8:
+	CMPQ        AX, R12
+	JGE         hsum
+	VMOVUPS     (SI)(AX*1), Y4
+	VSUBPS      (DI)(AX*1), Y4, Y6
+	VFMADD231PS Y6, Y6, Y0
+	VSUBPS      (DX)(AX*1), Y4, Y6
+	VFMADD231PS Y6, Y6, Y1
+
+hsum:
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VEXTRACTF128 $1, Y0, X4
+	VADDPS       X4, X0, X0
+	VEXTRACTF128 $1, Y1, X5
+	VADDPS       X5, X1, X1
+	VHADDPS      X0, X0, X0
+	VHADDPS      X0, X0, X0
+	VHADDPS      X1, X1, X1
+	VHADDPS      X1, X1, X1
+	VMOVSS       X0, (BX)
+	VMOVSS       X1, 4(BX)
+	ADDQ         $8, BX
+	ADDQ         $12, R10
+	DECQ         R11
+	JMP          triplet
+
+done:
+	VZEROUPPER
+	RET
+
+// func scatterBlockAVX2(x, grad *float32, idx *int32, cnt, stride int, coef *float32)
+//
+// For the cnt triplets at idx with coefficients sij = coef[2t], sik =
+// coef[2t+1] (skipped when both are +0): u = sij·(xᵢ−xⱼ), v = sik·(xᵢ−xₖ),
+// gᵢ += u+v, gⱼ −= u, gₖ −= v, the same operations in the same order as
+// scatterGo, 8 lanes at a time (stride a positive multiple of 8).
+//
+// Registers: R8 x, R9 g, R10 idx, R11 triplets left, R12 row bytes, BX coef,
+// SI DI DX row offsets (advancing), AX byte offset, CX scratch.
+TEXT ·scatterBlockAVX2(SB), NOSPLIT, $0-48
+	MOVQ x+0(FP), R8
+	MOVQ grad+8(FP), R9
+	MOVQ idx+16(FP), R10
+	MOVQ cnt+24(FP), R11
+	MOVQ stride+32(FP), R12
+	SHLQ $2, R12
+	MOVQ coef+40(FP), BX
+
+striplet:
+	TESTQ R11, R11
+	JLE   sdone
+	MOVQ  (BX), CX
+	TESTQ CX, CX
+	JZ    snext
+	VBROADCASTSS (BX), Y8
+	VBROADCASTSS 4(BX), Y9
+	MOVLQSX (R10), SI
+	IMULQ   R12, SI
+	MOVLQSX 4(R10), DI
+	IMULQ   R12, DI
+	MOVLQSX 8(R10), DX
+	IMULQ   R12, DX
+	XORQ    AX, AX
+
+sloop:
+	VMOVUPS (R8)(SI*1), Y4
+	VSUBPS  (R8)(DI*1), Y4, Y5
+	VSUBPS  (R8)(DX*1), Y4, Y6
+	VMULPS  Y8, Y5, Y5
+	VMULPS  Y9, Y6, Y6
+	VADDPS  Y6, Y5, Y7
+	VADDPS  (R9)(SI*1), Y7, Y7
+	VMOVUPS Y7, (R9)(SI*1)
+	VMOVUPS (R9)(DI*1), Y7
+	VSUBPS  Y5, Y7, Y7
+	VMOVUPS Y7, (R9)(DI*1)
+	VMOVUPS (R9)(DX*1), Y7
+	VSUBPS  Y6, Y7, Y7
+	VMOVUPS Y7, (R9)(DX*1)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	ADDQ    $32, DX
+	ADDQ    $32, AX
+	CMPQ    AX, R12
+	JLT     sloop
+
+snext:
+	ADDQ $8, BX
+	ADDQ $12, R10
+	DECQ R11
+	JMP  striplet
+
+sdone:
+	VZEROUPPER
+	RET

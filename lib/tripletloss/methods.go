@@ -1,0 +1,177 @@
+package tripletloss
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/oe-lab/oe/lib/embed"
+)
+
+// Registry defaults of the hyper-parameters.
+const (
+	// DefaultMargin is SOE's hinge margin.
+	DefaultMargin = 1.0
+	// DefaultMu is CKL-x's μ: the default of ckl_x in the authors' code.
+	DefaultMu = 0.01
+)
+
+// version is bumped whenever a change alters the results of these methods;
+// the run cache keys on it.
+const version = 1
+
+// SOE is Soft Ordinal Embedding (Terada & von Luxburg 2014) as the paper runs
+// it: minimise Σ max(0, Margin + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖) with Adam.
+type SOE struct {
+	// Margin of the hinge; 0 means DefaultMargin.
+	Margin float64
+}
+
+// STE is Stochastic Triplet Embedding (van der Maaten & Weinberger 2012):
+// maximise Σ log p, p = e^−dᵢⱼ/(e^−dᵢⱼ + e^−dᵢₖ), d the squared distances.
+type STE struct{}
+
+// TSTE is t-distributed STE: p built from the Student-t kernel
+// (1 + d/α)^(−(α+1)/2) of the squared distances.
+type TSTE struct {
+	// Alpha is the degrees of freedom α; 0 means d−1 (at least 1), the
+	// authors' recommendation that the paper follows.
+	Alpha float64
+}
+
+// CKLX is the variant of Crowd Kernel Learning that the paper optimises over
+// X directly: maximise Σ log p, p = (μ + dᵢₖ)/(2μ + dᵢⱼ + dᵢₖ), d the squared
+// distances. As in the authors' code its initial embedding is scaled by 0.1.
+type CKLX struct {
+	// Mu is μ; 0 means DefaultMu.
+	Mu float64
+}
+
+// Name returns "soe".
+func (SOE) Name() string { return "soe" }
+
+// Name returns "ste".
+func (STE) Name() string { return "ste" }
+
+// Name returns "tste".
+func (TSTE) Name() string { return "tste" }
+
+// Name returns "cklx".
+func (CKLX) Name() string { return "cklx" }
+
+// Fit embeds p.Train in p.Dim dimensions. On cancellation it returns the
+// embedding so far (StopReason canceled) together with the context's error.
+func (s SOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	return fitWith(ctx, s, p, opt)
+}
+
+// Fit embeds p.Train in p.Dim dimensions; see SOE.Fit.
+func (s STE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	return fitWith(ctx, s, p, opt)
+}
+
+// Fit embeds p.Train in p.Dim dimensions; see SOE.Fit.
+func (t TSTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	return fitWith(ctx, t, p, opt)
+}
+
+// Fit embeds p.Train in p.Dim dimensions; see SOE.Fit.
+func (c CKLX) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	return fitWith(ctx, c, p, opt)
+}
+
+// method is implemented by the four algorithms: it resolves their
+// hyper-parameters for a run in dim dimensions.
+type method interface {
+	embed.Algorithm
+	runFor(dim int) (run, error)
+}
+
+func fitWith(ctx context.Context, m method, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	r, err := m.runFor(p.Dim)
+	if err != nil {
+		return nil, err
+	}
+	return r.fit(ctx, p, opt)
+}
+
+func (s SOE) runFor(int) (run, error) {
+	margin := orDefault(s.Margin, DefaultMargin)
+	if err := finitePositive("soe", "margin", margin); err != nil {
+		return run{}, err
+	}
+	return run{name: "soe", loss: lossFunc{kindSOE, margin}, initScale: 1}, nil
+}
+
+func (STE) runFor(int) (run, error) {
+	return run{name: "ste", loss: lossFunc{kind: kindSTE}, initScale: 1}, nil
+}
+
+func (t TSTE) runFor(dim int) (run, error) {
+	alpha := t.Alpha
+	if alpha == 0 {
+		alpha = math.Max(1, float64(dim-1))
+	}
+	if err := finitePositive("tste", "alpha", alpha); err != nil {
+		return run{}, err
+	}
+	return run{name: "tste", loss: lossFunc{kindTSTE, alpha}, initScale: 1}, nil
+}
+
+func (c CKLX) runFor(int) (run, error) {
+	mu := orDefault(c.Mu, DefaultMu)
+	if err := finitePositive("cklx", "mu", mu); err != nil {
+		return run{}, err
+	}
+	return run{name: "cklx", loss: lossFunc{kindCKLX, mu}, initScale: 0.1}, nil
+}
+
+func orDefault(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func init() {
+	embed.Register(embed.Info{
+		Name: "soe", Version: version, Params: embed.Params{"margin": DefaultMargin},
+		Doc: "Soft Ordinal Embedding: hinge on distances, Adam",
+		New: func(p embed.Params) (embed.Algorithm, error) {
+			s := SOE{Margin: p.Get("margin", DefaultMargin)}
+			if err := finitePositive("soe", "margin", s.Margin); err != nil {
+				return nil, err
+			}
+			return s, nil
+		},
+	})
+	embed.Register(embed.Info{
+		Name: "ste", Version: version, Params: embed.Params{},
+		Doc: "Stochastic Triplet Embedding (Gaussian kernel), Adam",
+		New: func(embed.Params) (embed.Algorithm, error) { return STE{}, nil },
+	})
+	embed.Register(embed.Info{
+		Name: "tste", Version: version, Params: embed.Params{"alpha": 0},
+		Doc: "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
+		New: func(p embed.Params) (embed.Algorithm, error) {
+			t := TSTE{Alpha: p.Get("alpha", 0)}
+			if t.Alpha != 0 {
+				if err := finitePositive("tste", "alpha", t.Alpha); err != nil {
+					return nil, err
+				}
+			}
+			return t, nil
+		},
+	})
+	embed.Register(embed.Info{
+		Name: "cklx", Version: version, Params: embed.Params{"mu": DefaultMu},
+		Doc: "Crowd Kernel Learning probabilities optimised over X (CKL-x), Adam",
+		New: func(p embed.Params) (embed.Algorithm, error) {
+			c := CKLX{Mu: p.Get("mu", DefaultMu)}
+			if err := finitePositive("cklx", "mu", c.Mu); err != nil {
+				return nil, fmt.Errorf("%w (CKL-x needs μ > 0 to keep p defined at zero distances)", err)
+			}
+			return c, nil
+		},
+	})
+}

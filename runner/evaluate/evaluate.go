@@ -1,0 +1,166 @@
+package evaluate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sync"
+	"time"
+
+	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/metrics"
+	"github.com/oe-lab/oe/lib/triplets"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+// maxCached is how many loaded datasets an Evaluator keeps: enough for the
+// repetitions of one script in flight, bounded because an MNIST-sized set
+// takes hundreds of MB.
+const maxCached = 6
+
+// Evaluator computes runs. It caches loaded datasets, so that the algorithms
+// of one repetition, which share their data, load it once. It is safe for
+// concurrent use.
+type Evaluator struct {
+	mu    sync.Mutex
+	cache map[cacheKey]*entry
+	order []cacheKey // insertion order, for eviction
+}
+
+type cacheKey struct {
+	name string
+	opt  datasets.Options
+}
+
+type entry struct {
+	once sync.Once
+	ds   *datasets.Dataset
+	err  error
+}
+
+// New returns an Evaluator.
+func New() *Evaluator {
+	return &Evaluator{cache: map[cacheKey]*entry{}}
+}
+
+// Seeds of a run, one per purpose, derived from (Seed, Rep, StandsInFor).
+type seeds struct{ data, train, test, fit, knn uint64 }
+
+func deriveSeeds(c job.Config) seeds {
+	mix := func(purpose string) uint64 {
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%d/%d/%s/%s", c.Seed, c.Rep, c.StandsInFor, purpose)
+		return h.Sum64()
+	}
+	return seeds{mix("data"), mix("train"), mix("test"), mix("fit"), mix("knn")}
+}
+
+// Run computes the run c on the given number of threads.
+func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
+	if c.Backend == job.GPU {
+		return nil, errors.New("backend gpu: no GPU implementation is linked into this build")
+	}
+	info, err := embed.Lookup(c.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	alg, err := embed.New(c.Algorithm, c.Params)
+	if err != nil {
+		return nil, err
+	}
+	sd := deriveSeeds(c)
+	setup := time.Now()
+	ds, err := e.load(c.Dataset, datasets.Options{N: c.N, Dim: c.DataDim, PCA: c.PCA, Seed: sd.data})
+	if err != nil {
+		return nil, err
+	}
+	x := ds.X
+	n, dataDim := x.Dims()
+	m := triplets.Count(c.Lambda, n, c.Dim)
+	if m < 1 {
+		return nil, fmt.Errorf("λ = %v with n = %d, d = %d gives no triplets", c.Lambda, n, c.Dim)
+	}
+	noise := c.NoiseModel()
+	prob := embed.Problem{N: n, Dim: c.Dim}
+	var train *triplets.Set
+	if info.Active {
+		if prob.Oracle, err = triplets.NewOracle(x, noise, sd.train); err != nil {
+			return nil, err
+		}
+	} else {
+		if train, err = triplets.Random(x, m, noise, sd.train, threads); err != nil {
+			return nil, err
+		}
+		prob.Train = train
+	}
+	setupSecs := time.Since(setup).Seconds()
+	res, err := alg.Fit(ctx, prob, embed.Options{Seed: sd.fit, MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate,
+		BatchSize: c.BatchSize, Threads: threads})
+	if err != nil {
+		return nil, err
+	}
+	if res == nil || res.Embedding == nil {
+		return nil, fmt.Errorf("%s returned no embedding", c.Algorithm)
+	}
+	if r, d := res.Embedding.Dims(); r != n || d != c.Dim {
+		return nil, fmt.Errorf("%s returned a %d×%d embedding, want %d×%d", c.Algorithm, r, d, n, c.Dim)
+	}
+	evalStart := time.Now()
+	out := &job.Outcome{
+		Metrics: map[string]float64{
+			job.FitSeconds:      res.Elapsed.Seconds(),
+			job.ConvergeSeconds: res.TimeToConverge.Seconds(),
+			job.SetupSeconds:    setupSecs,
+			job.Epochs:          float64(res.Epochs),
+			job.Items:           float64(n),
+			job.DataDim:         float64(dataDim),
+		},
+		Trace: res.Trace, StopReason: res.StopReason, Embedding: res.Embedding, Labels: ds.Labels, Threads: threads,
+	}
+	if info.Active {
+		out.Metrics[job.Queries] = float64(res.Queries)
+	} else {
+		out.Metrics[job.Triplets] = float64(m)
+		out.Metrics[job.TrainError] = metrics.TripletError(res.Embedding, train)
+	}
+	test, err := triplets.Random(x, c.TestTriplets, triplets.Noise{}, sd.test, threads)
+	if err != nil {
+		return nil, err
+	}
+	out.Metrics[job.TestError] = metrics.TripletError(res.Embedding, test)
+	if out.Metrics[job.Procrustes], err = metrics.Procrustes(x, res.Embedding); err != nil {
+		return nil, fmt.Errorf("procrustes: %w", err)
+	}
+	if ds.Labels != nil {
+		if out.Metrics[job.KNNError], err = metrics.KNNError(res.Embedding, ds.Labels, sd.knn); err != nil {
+			return nil, fmt.Errorf("kNN error: %w", err)
+		}
+		if out.Metrics[job.KNNErrorData], err = metrics.KNNError(x, ds.Labels, sd.knn); err != nil {
+			return nil, fmt.Errorf("kNN error on the data: %w", err)
+		}
+	}
+	out.Metrics[job.EvalSeconds] = time.Since(evalStart).Seconds()
+	return out, nil
+}
+
+// load returns the dataset for opt, loading it once however many runs ask
+// at the same time.
+func (e *Evaluator) load(name string, opt datasets.Options) (*datasets.Dataset, error) {
+	k := cacheKey{name, opt}
+	e.mu.Lock()
+	ent := e.cache[k]
+	if ent == nil {
+		ent = &entry{}
+		e.cache[k] = ent
+		e.order = append(e.order, k)
+		if len(e.order) > maxCached {
+			delete(e.cache, e.order[0])
+			e.order = e.order[1:]
+		}
+	}
+	e.mu.Unlock()
+	ent.once.Do(func() { ent.ds, ent.err = datasets.Load(name, opt) })
+	return ent.ds, ent.err
+}

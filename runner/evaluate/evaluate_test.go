@@ -1,0 +1,108 @@
+package evaluate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	_ "github.com/oe-lab/oe/lib/algorithms"
+	"github.com/oe-lab/oe/lib/triplets"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+func config(dataset string) job.Config {
+	return job.Config{Dataset: dataset, N: 40, Dim: 2, Lambda: 2, Algorithm: "soe", MaxEpochs: 20, Seed: 3, TestTriplets: 2000, Backend: job.CPU}
+}
+
+func TestRunMeasuresEverything(t *testing.T) {
+	tests := []struct {
+		dataset  string
+		labelled bool
+	}{
+		{"uniform", false},
+		{"gmm", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dataset, func(t *testing.T) {
+			out, err := New().Run(context.Background(), config(tc.dataset), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []string{job.TrainError, job.TestError, job.Procrustes} {
+				if v, ok := out.Metrics[m]; !ok || v < 0 || v > 1 {
+					t.Errorf("%s = %v (present %v), want in [0, 1]", m, v, ok)
+				}
+			}
+			if got, want := out.Metrics[job.Triplets], float64(triplets.Count(2, 40, 2)); got != want {
+				t.Errorf("triplets = %v, want %v", got, want)
+			}
+			if out.Metrics[job.Items] != 40 || out.Metrics[job.Epochs] < 1 || out.StopReason == "" {
+				t.Errorf("items %v, epochs %v, stop %q", out.Metrics[job.Items], out.Metrics[job.Epochs], out.StopReason)
+			}
+			_, hasKNN := out.Metrics[job.KNNError]
+			_, hasKNNData := out.Metrics[job.KNNErrorData]
+			if hasKNN != tc.labelled || hasKNNData != tc.labelled || (out.Labels != nil) != tc.labelled {
+				t.Errorf("kNN metrics %v/%v, labels %v; labelled dataset: %v", hasKNN, hasKNNData, out.Labels != nil, tc.labelled)
+			}
+		})
+	}
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	a, err := New().Run(context.Background(), config("uniform"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New().Run(context.Background(), config("uniform"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(a.Embedding, b.Embedding) || a.Metrics[job.TestError] != b.Metrics[job.TestError] {
+		t.Error("same config and seed gave different results")
+	}
+	c := config("uniform")
+	c.Rep = 1
+	d, err := New().Run(context.Background(), c, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mat.Equal(a.Embedding, d.Embedding) {
+		t.Error("another repetition gave the same embedding")
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*job.Config)
+		want string
+	}{
+		{"gpu backend", func(c *job.Config) { c.Backend = job.GPU }, "backend gpu"},
+		{"unknown dataset", func(c *job.Config) { c.Dataset = "nope" }, `unknown dataset "nope"`},
+		{"unknown algorithm", func(c *job.Config) { c.Algorithm = "nope" }, `unknown algorithm "nope"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config("uniform")
+			tc.edit(&c)
+			_, err := New().Run(context.Background(), c, 1)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func ExampleEvaluator_Run() {
+	out, err := New().Run(context.Background(), job.Config{Dataset: "uniform", N: 30, Dim: 2, Lambda: 2,
+		Algorithm: "soe", MaxEpochs: 10, Seed: 1, TestTriplets: 1000}, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out.Metrics[job.Items], out.Metrics[job.Triplets])
+	// Output: 30 589
+}

@@ -1,0 +1,26 @@
+// Package exp is the API experiment scripts are written in. A script in
+// experiments/ is an ordinary Go file (package main, build tag experiment)
+// that oerun interprets with yaegi; it reads like the paper's section:
+//
+//	e := exp.Begin("For a general ordinal embedding task, which algorithm should you use?")
+//	e.Paper("Section 4.2, Figure 2, Table 3")
+//	var runs []exp.Run
+//	for _, a := range []string{"soe", "ste", "tste", "cklx"} {
+//		runs = append(runs, exp.Run{Dataset: "char", N: exp.Pick(100, 1797, 1797), Dim: 30, Lambda: 2, Algorithm: a})
+//	}
+//	res := e.Run(exp.Repeat(runs, exp.Pick(1, 3, 5)))
+//	e.Table("Test triplet error", res.Table("algorithm", "dataset", exp.TestError))
+//	e.Bars(exp.BarPlot{Title: "Test triplet error", Results: res, Groups: "dataset", Bars: "algorithm", Y: exp.TestError})
+//
+// Run executes the runs that are not yet in the run cache (in parallel, with
+// a progress bar) and returns every run's result from the cache; under
+// `oerun report` it executes nothing. Tables and figures go into the report
+// in the order the script adds them; oerun writes the report when the script
+// returns.
+//
+// Mistakes in a script (an unknown dataset, a metric that does not exist)
+// panic with a message; oerun reports them with the script's file and line.
+// An algorithm that is not registered in this build, or a dataset whose
+// files are missing and that has no stand-in, is skipped with a note in the
+// report.
+package exp

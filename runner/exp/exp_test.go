@@ -1,0 +1,134 @@
+package exp
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/oe-lab/oe/runner/internal/session"
+)
+
+func result(alg, dataset string, lambda float64, rep int, status string, testErr float64) Result {
+	return Result{Run: Run{Dataset: dataset, Algorithm: alg, Lambda: lambda, Rep: rep, Dim: 2}, Used: dataset,
+		Status: status, Metrics: map[string]float64{TestError: testErr}}
+}
+
+func sample() Results {
+	return Results{
+		result("soe", "char", 2, 0, OK, 0.10), result("soe", "char", 2, 1, OK, 0.20),
+		result("ste", "char", 2, 0, Failed, math.NaN()),
+		result("soe", "usps", 2, 0, OK, 0.05),
+		result("ste", "usps", 2, 0, Missing, math.NaN()),
+	}
+}
+
+func TestCells(t *testing.T) {
+	rs := sample()
+	tests := []struct {
+		name string
+		sub  Results
+		want string
+	}{
+		{"mean ± sd over reps", rs.Where("algorithm", "soe").Where("dataset", "char"), "0.150 ± 0.071"},
+		{"single value", rs.Where("algorithm", "soe").Where("dataset", "usps"), "0.050"},
+		{"failed", rs.Where("algorithm", "ste").Where("dataset", "char"), "failed"},
+		{"missing", rs.Where("algorithm", "ste").Where("dataset", "usps"), "missing"},
+		{"no runs", rs.Where("algorithm", "tste"), "—"},
+	}
+	for _, tc := range tests {
+		if got := tc.sub.Cell(TestError); got != tc.want {
+			t.Errorf("%s: Cell = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestPivotTable(t *testing.T) {
+	got := sample().Table("algorithm", "dataset", TestError)
+	want := &Table{Header: []string{"algorithm \\ dataset", "char", "usps"},
+		Rows: [][]string{{"soe", "0.150 ± 0.071", "0.050"}, {"ste", "failed", "missing"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Table = %+v, want %+v", got, want)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	tests := []struct {
+		metric string
+		v      float64
+		want   string
+	}{
+		{TestError, 0.03125, "0.031"},
+		{FitSeconds, 0.5, "0.50 s"},
+		{FitSeconds, 42, "42 s"},
+		{ConvergeSeconds, 672, "11.2 min"},
+		{ConvergeSeconds, 24120, "6.7 h"},
+		{Epochs, 150, "150"},
+		{TestError, math.NaN(), "—"},
+	}
+	for _, tc := range tests {
+		if got := Format(tc.metric, tc.v); got != tc.want {
+			t.Errorf("Format(%s, %v) = %q, want %q", tc.metric, tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestFieldsAndMistakes(t *testing.T) {
+	r := Result{Run: Run{Dataset: "mnist", Algorithm: "soe", Params: map[string]float64{"b": 2, "a": 0.5}}, Used: "fmnist", Status: OK,
+		Metrics: map[string]float64{}}
+	fields := map[string]string{"dataset": "mnist (fmnist)", "lambda": "2", "noise": "none", "backend": "cpu", "params": "a=0.5,b=2"}
+	for f, want := range fields {
+		if got := r.Field(f); got != want {
+			t.Errorf("Field(%q) = %q, want %q", f, got, want)
+		}
+	}
+	if !math.IsNaN(r.Value(KNNError)) {
+		t.Error("an unmeasured metric is not NaN")
+	}
+	for name, f := range map[string]func(){
+		"unknown field":  func() { r.Field("colour") },
+		"unknown metric": func() { r.Value("accuracy") },
+		"zero reps":      func() { Repeat(nil, 0) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s did not panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+func TestReadTSV(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "t.tsv"), []byte("# comment\nalgorithm\tdataset\terr\nSOE\tCHAR\t0.03\nSTE\tCHAR\t0.04\n"), 0o644)
+	e := &Experiment{s: &session.Session{ScriptDir: dir}}
+	tsv := e.ReadTSV("t.tsv")
+	if got := tsv.Get("err", "algorithm", "ste", "dataset", "char"); got != "0.04" {
+		t.Errorf("Get = %q, want 0.04", got)
+	}
+	if got := tsv.Get("err", "algorithm", "tste"); got != "" {
+		t.Errorf("Get of an absent row = %q", got)
+	}
+	os.WriteFile(filepath.Join(dir, "bad.tsv"), []byte("a\tb\n1\n"), 0o644)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "bad.tsv:2: 1 cells, the header has 2") {
+			t.Errorf("ragged TSV: panic %v", r)
+		}
+	}()
+	e.ReadTSV("bad.tsv")
+}
+
+func ExampleRepeat() {
+	runs := Repeat([]Run{{Dataset: "char", Algorithm: "soe", Dim: 30}}, 3)
+	for _, r := range runs {
+		fmt.Print(r.Rep, " ")
+	}
+	fmt.Println()
+	// Output: 0 1 2
+}

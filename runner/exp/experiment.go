@@ -1,0 +1,361 @@
+package exp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/oe-lab/oe/runner/hostinfo"
+	"github.com/oe-lab/oe/runner/internal/session"
+	"github.com/oe-lab/oe/runner/job"
+	"github.com/oe-lab/oe/runner/report"
+	"github.com/oe-lab/oe/runner/store"
+)
+
+// Experiment is the report a script builds.
+type Experiment struct {
+	s       *session.Session
+	doc     *report.Doc
+	figures int
+	probed  map[string]availability
+	results Results
+	hosts   map[hostinfo.Host]int
+	first   time.Time
+	last    time.Time
+}
+
+// Begin starts the experiment of this script; question is the paper's
+// question it answers, the report's title.
+func Begin(question string) *Experiment {
+	s := current()
+	s.Lock()
+	defer s.Unlock()
+	if s.Doc != nil {
+		panic("exp: Begin called twice; a script is one experiment")
+	}
+	s.Doc = &report.Doc{Name: s.Name, Question: question, Profile: s.Profile, Command: s.Command}
+	return &Experiment{s: s, doc: s.Doc, probed: map[string]availability{}, hosts: map[hostinfo.Host]int{}}
+}
+
+// Paper says where in the paper the experiment is, e.g. "Section 4.2,
+// Figure 2 and Table 3".
+func (e *Experiment) Paper(where string) { e.doc.Paper = where }
+
+// Text adds a paragraph (Markdown) to the report.
+func (e *Experiment) Text(markdown string) { e.doc.Add(report.Section{Text: markdown}) }
+
+// Heading starts a new section of the report.
+func (e *Experiment) Heading(title string) { e.doc.Add(report.Section{Heading: title}) }
+
+// Note adds a caveat to the report's notes.
+func (e *Experiment) Note(text string) { e.doc.Note(text) }
+
+// File returns the path of a file given relative to the script's folder
+// (e.g. "data/table3_general.tsv").
+func (e *Experiment) File(rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(e.s.ScriptDir, rel)
+}
+
+// Run executes the runs missing from the cache and returns the results of
+// all of them, in order. Runs of an algorithm that is not registered, and of
+// a dataset that is missing without a stand-in, are left out with a note.
+func (e *Experiment) Run(runs []Run) Results {
+	type declared struct {
+		run  Run
+		used string
+		job  job.Canonical
+	}
+	var todo []declared
+	skipped := map[string]int{}
+	for _, r := range runs {
+		if !Registered(r.Algorithm) {
+			skipped[fmt.Sprintf("Algorithm %s is not implemented in this build yet (not registered); its runs were skipped.", r.Algorithm)]++
+			continue
+		}
+		used, ok := e.resolve(r)
+		if !ok {
+			skipped[fmt.Sprintf("Dataset %s is not available here (files missing: %s) and has no stand-in; its runs were skipped.",
+				r.Dataset, strings.Join(e.probed[r.Dataset].missing, ", "))]++
+			continue
+		}
+		if used != r.Dataset {
+			if a := e.probed[used]; a.available > 0 && r.N > a.available {
+				e.Note(fmt.Sprintf("%s has only %d points: runs asking for n = %d of %s used all of them.", used, a.available, r.N, r.Dataset))
+				r.N = 0
+			}
+		}
+		c, err := r.config(used).Normalize()
+		if err != nil {
+			panic(fmt.Errorf("exp: run %+v: %w", r, err))
+		}
+		todo = append(todo, declared{r, used, c})
+	}
+	for _, msg := range sortedKeys(skipped) {
+		e.Note(fmt.Sprintf("%s (%d runs)", msg, skipped[msg]))
+	}
+	jobs := make([]job.Canonical, len(todo))
+	for i, d := range todo {
+		jobs[i] = d.job
+	}
+	ctx := context.Background()
+	if !e.s.ReportOnly {
+		sum, err := e.s.Exec.Execute(ctx, jobs)
+		e.s.Lock()
+		e.s.Summary = e.s.Summary.Add(sum)
+		e.s.Unlock()
+		if err != nil {
+			panic(fmt.Errorf("exp: executing runs: %w", err))
+		}
+	}
+	out := make(Results, len(todo))
+	missing, failed := 0, 0
+	for i, d := range todo {
+		res := Result{Run: d.run, Used: d.used, Key: d.job.Key}
+		rec, err := e.s.Store.Get(ctx, d.job.Key)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			res.Status = Missing
+			missing++
+		case err != nil:
+			panic(fmt.Errorf("exp: reading run %s: %w", d.job.Key, err))
+		default:
+			res.Status, res.Error = rec.Status, rec.Error
+			if rec.Status == store.Failed {
+				failed++
+			}
+			if o := rec.Outcome; o != nil {
+				res.Metrics, res.StopReason, res.Trace = o.Metrics, o.StopReason, o.Trace
+				res.embedding, res.labels = o.Embedding, o.Labels
+			}
+			e.observe(rec)
+		}
+		out[i] = res
+	}
+	if missing > 0 {
+		e.Note(fmt.Sprintf("%d of %d runs are not in the results database yet; run `%s` to execute them.", missing, len(todo), e.s.Command))
+	}
+	e.results = append(e.results, out...)
+	e.doc.Runs = len(e.results)
+	e.describeRuns(out)
+	if failed > 0 {
+		e.describeFailures(out)
+	}
+	e.doc.Environment = e.environment()
+	return out
+}
+
+// resolve returns the dataset a run loads: its own, or its stand-in when the
+// own files are missing (false when neither can be used).
+func (e *Experiment) resolve(r Run) (string, bool) {
+	a := e.probe(r.Dataset)
+	if a.ok {
+		return r.Dataset, true
+	}
+	if r.StandIn == "" {
+		return "", false
+	}
+	if !e.probe(r.StandIn).ok {
+		return "", false
+	}
+	e.Note(fmt.Sprintf("**%s stood in for %s**: the %s files (%s) are not available here. Rows and columns labelled \"%s (%s)\" are %s data.",
+		strings.ToUpper(r.StandIn), strings.ToUpper(r.Dataset), strings.ToUpper(r.Dataset), strings.Join(a.missing, ", "), r.Dataset, r.StandIn, strings.ToUpper(r.StandIn)))
+	return r.StandIn, true
+}
+
+func (e *Experiment) probe(name string) availability {
+	if a, ok := e.probed[name]; ok {
+		return a
+	}
+	a := probe(name)
+	e.probed[name] = a
+	return a
+}
+
+func (e *Experiment) observe(rec *store.Record) {
+	e.hosts[rec.Host]++
+	if e.first.IsZero() || rec.Start.Before(e.first) {
+		e.first = rec.Start
+	}
+	if rec.End.After(e.last) {
+		e.last = rec.End
+	}
+}
+
+// describeRuns adds the "What was run" table: one row per setting, with
+// its algorithms and repetitions.
+func (e *Experiment) describeRuns(rs Results) {
+	type setting struct{ dataset, n, dim, lambda, noise, epochs string }
+	var order []setting
+	algs := map[setting][]string{}
+	reps := map[setting]map[string]bool{}
+	status := map[setting]map[string]int{}
+	for _, r := range rs {
+		noise := r.Field("noise")
+		if noise != "none" {
+			noise += " " + r.Field("noise_level")
+		}
+		n := r.Field("n")
+		if v, ok := r.Metrics[job.Items]; ok {
+			n = Format(Epochs, v)
+		} else if n == "0" {
+			n = "all"
+		}
+		epochs := r.Field("max_epochs")
+		if epochs == "0" {
+			epochs = "default"
+		}
+		s := setting{r.Field("dataset"), n, r.Field("dim"), r.Field("lambda"), noise, epochs}
+		if _, ok := algs[s]; !ok {
+			order = append(order, s)
+			reps[s] = map[string]bool{}
+			status[s] = map[string]int{}
+		}
+		if !contains(algs[s], r.Run.Algorithm) {
+			algs[s] = append(algs[s], r.Run.Algorithm)
+		}
+		reps[s][r.Field("rep")] = true
+		status[s][r.Status]++
+	}
+	t := &report.Table{Header: []string{"dataset", "n", "d", "λ", "noise", "max epochs", "algorithms", "reps", "runs ok / failed / missing"}}
+	for _, s := range order {
+		st := status[s]
+		t.Rows = append(t.Rows, []string{s.dataset, s.n, s.dim, s.lambda, s.noise, s.epochs, strings.Join(algs[s], ", "),
+			fmt.Sprint(len(reps[s])), fmt.Sprintf("%d / %d / %d", st[OK], st[Failed], st[Missing])})
+	}
+	e.doc.Add(report.Section{Heading: "What was run", Text: fmt.Sprintf("%d runs at profile **%s**: λ·n·d·log₂n training triplets; "+
+		"test triplet error on 10,000 fresh noiseless triplets; kNN error with k = ⌊ln n⌋ on a 70/30 split.", len(rs), e.s.Profile), Table: t})
+}
+
+func (e *Experiment) describeFailures(rs Results) {
+	t := &report.Table{Header: []string{"dataset", "algorithm", "n", "d", "λ", "rep", "reason"}}
+	for _, r := range rs {
+		if r.Status == Failed {
+			reason, _, _ := strings.Cut(r.Error, "\n")
+			t.Rows = append(t.Rows, []string{r.Field("dataset"), r.Run.Algorithm, r.Field("n"), r.Field("dim"), r.Field("lambda"), r.Field("rep"), reason})
+		}
+	}
+	e.doc.Add(report.Section{Heading: "Failed runs", Text: "These runs failed; they are recorded with their reason and retried only with `--retry-failed`.", Table: t})
+}
+
+func (e *Experiment) environment() string {
+	if len(e.hosts) == 0 {
+		return ""
+	}
+	hosts := make([]hostinfo.Host, 0, len(e.hosts))
+	for h := range e.hosts {
+		hosts = append(hosts, h)
+	}
+	sort.Slice(hosts, func(i, j int) bool { return e.hosts[hosts[i]] > e.hosts[hosts[j]] })
+	var b strings.Builder
+	fmt.Fprintf(&b, "Runs executed between %s and %s (UTC) on:\n\n", e.first.UTC().Format("2006-01-02 15:04"), e.last.UTC().Format("2006-01-02 15:04"))
+	fmt.Fprintf(&b, "| runs | host | CPU | cores | GPU | Go | commit |\n|---|---|---|---|---|---|---|\n")
+	for _, h := range hosts {
+		gpu := h.GPU
+		if gpu == "" {
+			gpu = "none"
+		}
+		commit, dirty := strings.CutSuffix(h.Commit, "+dirty")
+		if len(commit) > 12 {
+			commit = commit[:12]
+		}
+		if dirty {
+			commit += " (uncommitted changes)"
+		}
+		fmt.Fprintf(&b, "| %d | %s (%s) | %s | %d | %s | %s | %s |\n", e.hosts[h], h.Name, h.OS, h.CPU, h.Cores, gpu, h.GoVersion, commit)
+	}
+	b.WriteString("\nTimes are wall-clock seconds on that machine, shared with other work while the runs executed; the paper's times are on an RTX 2080 Ti GPU.")
+	return b.String()
+}
+
+// Table adds a table to the report.
+func (e *Experiment) Table(caption string, t *Table) {
+	e.doc.Add(report.Section{Table: &report.Table{Caption: caption, Header: t.Header, Rows: t.Rows}})
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadTSV reads a tab-separated table (lines starting with # are comments,
+// the first other line is the header), relative to the script's folder.
+func (e *Experiment) ReadTSV(rel string) *TSV {
+	path := e.File(rel)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(fmt.Errorf("exp: %w", err))
+	}
+	t := &TSV{path: path}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cells := strings.Split(line, "\t")
+		if t.Header == nil {
+			t.Header = cells
+			continue
+		}
+		if len(cells) != len(t.Header) {
+			panic(fmt.Sprintf("exp: %s:%d: %d cells, the header has %d", path, i+1, len(cells), len(t.Header)))
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t
+}
+
+// TSV is a table read by ReadTSV.
+type TSV struct {
+	path   string
+	Header []string
+	Rows   [][]string
+}
+
+// Get returns column col of the first row whose columns match the pairs
+// (column, value, column, value, ...), compared case-insensitively; "" when
+// no row matches.
+func (t *TSV) Get(col string, where ...string) string {
+	if len(where)%2 != 0 {
+		panic("exp: TSV.Get needs column/value pairs")
+	}
+	idx := func(name string) int {
+		for i, h := range t.Header {
+			if h == name {
+				return i
+			}
+		}
+		panic(fmt.Sprintf("exp: %s has no column %q (columns: %s)", t.path, name, strings.Join(t.Header, ", ")))
+	}
+	c := idx(col)
+rows:
+	for _, r := range t.Rows {
+		for i := 0; i < len(where); i += 2 {
+			if !strings.EqualFold(r[idx(where[i])], where[i+1]) {
+				continue rows
+			}
+		}
+		return r[c]
+	}
+	return ""
+}

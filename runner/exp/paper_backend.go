@@ -1,0 +1,28 @@
+package exp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// TryBackend asks the evaluation whether runs on a backend ("cpu", "gpu")
+// work in this build on this machine: it fits SOE to 16 uniform points for
+// one epoch on that backend, storing nothing, and returns why that failed
+// (nil when it worked). Scripts declare GPU runs only when it returns nil,
+// so that a build without a GPU backend records no failed runs.
+func (e *Experiment) TryBackend(backend string) error {
+	r := Run{Dataset: "uniform", N: 16, Lambda: 1, Algorithm: "soe", Dim: 2, MaxEpochs: 1, Seed: 1, Backend: backend}
+	c, err := r.config(r.Dataset).Normalize()
+	if err != nil {
+		return err
+	}
+	if e.s.Exec == nil || e.s.Exec.Eval == nil {
+		return errors.New("no evaluation to ask")
+	}
+	out, err := e.s.Exec.Eval(context.Background(), c.Config, 1)
+	if err == nil && out == nil {
+		err = fmt.Errorf("backend %s returned no outcome", backend)
+	}
+	return err
+}

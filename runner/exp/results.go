@@ -1,0 +1,272 @@
+package exp
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/plot"
+)
+
+// Statuses of a Result.
+const (
+	OK      = "ok"      // the run finished; its metrics are set
+	Failed  = "failed"  // the run failed; Error says why
+	Missing = "missing" // not in the run cache (oerun report before oerun run)
+)
+
+// Result is one declared run and what the cache holds for it.
+type Result struct {
+	// Run is the run as declared (Dataset is the declared name).
+	Run Run
+	// Used is the dataset actually loaded: Run.Dataset or its stand-in.
+	Used string
+	// Key is the run's cache key in results.db.
+	Key string
+	// Status is OK, Failed or Missing; Error is a failure's reason.
+	Status string
+	Error  string
+	// Metrics holds every number the run measured (see the metric names).
+	Metrics map[string]float64
+	// StopReason says why the fit stopped.
+	StopReason string
+	// Trace is the per-epoch trace of the fit.
+	Trace []embed.Epoch
+
+	embedding *mat.Dense
+	labels    []int
+}
+
+// Value returns a metric of an OK run, NaN otherwise. An unknown metric name
+// is a mistake in the script and panics.
+func (r Result) Value(metric string) float64 {
+	if r.Status != OK {
+		return math.NaN()
+	}
+	v, ok := r.Metrics[metric]
+	if !ok {
+		if !knownMetric(metric) {
+			panic(fmt.Sprintf("exp: unknown metric %q (known: %s)", metric, strings.Join(metricNames, ", ")))
+		}
+		return math.NaN()
+	}
+	return v
+}
+
+var metricNames = []string{TrainError, TestError, Procrustes, KNNError, KNNErrorData, FitSeconds, ConvergeSeconds, Epochs, Triplets, Queries}
+
+func knownMetric(m string) bool {
+	for _, n := range metricNames {
+		if n == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Fields by which results are grouped, filtered and plotted.
+var fieldNames = []string{"dataset", "algorithm", "n", "dim", "lambda", "noise", "noise_level", "data_dim", "pca", "max_epochs", "rep", "backend", "params"}
+
+// Field returns a setting of the run as text: "dataset" (the declared name,
+// with the stand-in in parentheses when one was used), "algorithm", "n",
+// "dim", "lambda", "noise", "noise_level", "data_dim", "pca", "max_epochs",
+// "rep", "backend" or "params". An unknown field panics.
+func (r Result) Field(name string) string {
+	run := r.Run
+	switch name {
+	case "dataset":
+		if r.Used != "" && !strings.EqualFold(r.Used, run.Dataset) {
+			return run.Dataset + " (" + r.Used + ")"
+		}
+		return run.Dataset
+	case "algorithm":
+		return run.Algorithm
+	case "n":
+		return strconv.Itoa(run.N)
+	case "dim":
+		return strconv.Itoa(run.Dim)
+	case "lambda":
+		l := run.Lambda
+		if l == 0 {
+			l = DefaultLambda
+		}
+		return strconv.FormatFloat(l, 'g', -1, 64)
+	case "noise":
+		if run.Noise == "" {
+			return "none"
+		}
+		return run.Noise
+	case "noise_level":
+		return strconv.FormatFloat(run.NoiseLevel, 'g', -1, 64)
+	case "data_dim":
+		return strconv.Itoa(run.DataDim)
+	case "pca":
+		return strconv.Itoa(run.PCA)
+	case "max_epochs":
+		return strconv.Itoa(run.MaxEpochs)
+	case "rep":
+		return strconv.Itoa(run.Rep)
+	case "backend":
+		if run.Backend == "" {
+			return "cpu"
+		}
+		return run.Backend
+	case "params":
+		keys := make([]string, 0, len(run.Params))
+		for k := range run.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + strconv.FormatFloat(run.Params[k], 'g', -1, 64)
+		}
+		return strings.Join(parts, ",")
+	}
+	panic(fmt.Sprintf("exp: unknown field %q (known: %s)", name, strings.Join(fieldNames, ", ")))
+}
+
+// Number returns a numeric field ("n", "dim", "lambda", "noise_level", ...)
+// as a number, for the x axis of a line plot.
+func (r Result) Number(field string) float64 {
+	v, err := strconv.ParseFloat(r.Field(field), 64)
+	if err != nil {
+		panic(fmt.Sprintf("exp: field %q is not numeric", field))
+	}
+	return v
+}
+
+// Results are the results of a Run call, in declaration order.
+type Results []Result
+
+// Where returns the results whose field equals value (as Field prints it).
+func (rs Results) Where(field, value string) Results {
+	var out Results
+	for _, r := range rs {
+		if r.Field(field) == value {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Filter returns the results for which keep is true.
+func (rs Results) Filter(keep func(Result) bool) Results {
+	var out Results
+	for _, r := range rs {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Values returns the metric of every OK result.
+func (rs Results) Values(metric string) []float64 {
+	var out []float64
+	for _, r := range rs {
+		if r.Status == OK {
+			out = append(out, r.Value(metric))
+		}
+	}
+	return out
+}
+
+// Mean returns the mean of the metric over the OK results (NaN if none).
+func (rs Results) Mean(metric string) float64 {
+	m, _, _ := plot.MeanSD(rs.Values(metric))
+	return m
+}
+
+// Distinct returns the values of a field in order of first appearance.
+func (rs Results) Distinct(field string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rs {
+		if v := r.Field(field); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Cell summarises a metric over the results: "mean ± sd" over repetitions
+// (just the value for one), or "failed" / "missing" / "—" when there is no
+// value.
+func (rs Results) Cell(metric string) string {
+	m, sd, n := plot.MeanSD(rs.Values(metric))
+	if n == 0 {
+		if len(rs) == 0 {
+			return "—"
+		}
+		for _, r := range rs {
+			if r.Status == Failed {
+				return "failed"
+			}
+		}
+		if rs[0].Status == Missing {
+			return "missing"
+		}
+		return "—"
+	}
+	if n == 1 {
+		return Format(metric, m)
+	}
+	return Format(metric, m) + " ± " + Format(metric, sd)
+}
+
+// Format prints a metric's value: seconds as "0.8 s", "12 s" or "3.5 min",
+// counts as integers, errors with three decimals.
+func Format(metric string, v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "—"
+	case strings.HasSuffix(metric, "_seconds"):
+		switch {
+		case v >= 5400:
+			return strconv.FormatFloat(v/3600, 'f', 1, 64) + " h"
+		case v >= 120:
+			return strconv.FormatFloat(v/60, 'f', 1, 64) + " min"
+		case v >= 10:
+			return strconv.FormatFloat(v, 'f', 0, 64) + " s"
+		}
+		return strconv.FormatFloat(v, 'f', 2, 64) + " s"
+	case metric == Epochs || metric == Triplets || metric == Queries:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// Table is a table for the report.
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+// NewTable returns an empty table with the given column headers.
+func NewTable(header ...string) *Table { return &Table{Header: header} }
+
+// Row appends a row.
+func (t *Table) Row(cells ...string) { t.Rows = append(t.Rows, cells) }
+
+// Table pivots the results: one row per value of rows, one column per value
+// of cols, each cell the metric's Cell over the matching results.
+func (rs Results) Table(rows, cols, metric string) *Table {
+	colVals := rs.Distinct(cols)
+	t := NewTable(append([]string{rows + " \\ " + cols}, colVals...)...)
+	for _, rv := range rs.Distinct(rows) {
+		sub := rs.Where(rows, rv)
+		cells := []string{rv}
+		for _, cv := range colVals {
+			cells = append(cells, sub.Where(cols, cv).Cell(metric))
+		}
+		t.Row(cells...)
+	}
+	return t
+}

@@ -1,0 +1,118 @@
+package exp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+// DefaultLambda is the paper's triplet multiplier, used when Run.Lambda is 0.
+const DefaultLambda = 2
+
+// Run declares one run. Zero fields take the paper's defaults where noted.
+type Run struct {
+	// Dataset is the dataset's name (lib/datasets), e.g. "char", "mnist".
+	Dataset string
+	// StandIn is the dataset used instead when Dataset's files are missing
+	// (e.g. "fmnist" for "mnist"); the report says so. Empty: skip the run.
+	StandIn string
+	// N is the number of items, a seeded subsample (0: the paper's size).
+	N int
+	// DataDim is the dimension of synthetic data (uniform, gmm; 0: 2).
+	DataDim int
+	// PCA projects the data onto that many principal components (0: no).
+	PCA int
+	// Lambda is the triplet multiplier λ: λ·n·d·log₂n triplets (0: 2).
+	Lambda float64
+	// Noise is "" (none), Bernoulli or Gaussian, with NoiseLevel.
+	Noise      string
+	NoiseLevel float64
+	// Algorithm is the method's registry name ("soe", "ste", ...) and
+	// Params its hyper-parameters (nil: its defaults).
+	Algorithm string
+	Params    map[string]float64
+	// Dim is the embedding dimension d.
+	Dim int
+	// MaxEpochs, LearningRate and BatchSize override the method's defaults.
+	MaxEpochs    int
+	LearningRate float64
+	BatchSize    int
+	// Seed and Rep seed the run; Repeat sets Rep.
+	Seed uint64
+	Rep  int
+	// Backend is "cpu" (default) or "gpu".
+	Backend string
+}
+
+// Repeat returns reps copies of every run, with Rep = 0 … reps-1.
+func Repeat(runs []Run, reps int) []Run {
+	if reps < 1 {
+		panic(fmt.Sprintf("exp: Repeat with %d repetitions", reps))
+	}
+	out := make([]Run, 0, len(runs)*reps)
+	for _, r := range runs {
+		for i := 0; i < reps; i++ {
+			r.Rep = i
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Registered reports whether the algorithm exists in this build.
+func Registered(algorithm string) bool {
+	_, err := embed.Lookup(algorithm)
+	return err == nil
+}
+
+// config turns a declared run into a job config, using dataset for the
+// data actually loaded.
+func (r Run) config(dataset string) job.Config {
+	c := job.Config{
+		Dataset: dataset, N: r.N, DataDim: r.DataDim, PCA: r.PCA, Lambda: r.Lambda,
+		Noise: r.Noise, NoiseLevel: r.NoiseLevel, Algorithm: r.Algorithm, Params: r.Params, Dim: r.Dim,
+		MaxEpochs: r.MaxEpochs, LearningRate: r.LearningRate, BatchSize: r.BatchSize, Seed: r.Seed, Rep: r.Rep, Backend: r.Backend,
+	}
+	if c.Lambda == 0 {
+		c.Lambda = DefaultLambda
+	}
+	if !strings.EqualFold(dataset, r.Dataset) {
+		c.StandsInFor = r.Dataset
+	}
+	return c
+}
+
+// availability is what the script learns about a dataset: whether its files
+// are all present, and its size.
+type availability struct {
+	ok        bool
+	available int // points in the files (0: synthetic, any number)
+	missing   []string
+}
+
+// probe checks a dataset's files without reading them. An unknown name is a
+// mistake in the script.
+func probe(name string) availability {
+	spec, err := datasets.Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	if spec.Synthetic {
+		return availability{ok: true}
+	}
+	st, err := datasets.Find(name)
+	if err != nil {
+		panic(err)
+	}
+	a := availability{ok: true, available: spec.Available}
+	for _, f := range st {
+		if f.Source == datasets.Missing {
+			a.ok = false
+			a.missing = append(a.missing, f.File.Path)
+		}
+	}
+	return a
+}

@@ -1,0 +1,242 @@
+package job
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// EvalVersion is the version of the evaluation protocol (how a run is set up
+// and measured). Bump it when a change alters any stored result; every cache
+// key changes with it.
+const EvalVersion = 1
+
+// DefaultTestTriplets is the paper's number of fresh noiseless triplets on
+// which the test triplet error is measured.
+const DefaultTestTriplets = 10_000
+
+// Backends a run can ask for.
+const (
+	CPU = "cpu"
+	GPU = "gpu"
+)
+
+// Config is one run. Zero values mean "the default" where a field says so.
+type Config struct {
+	// Dataset is the name the data is loaded by (lib/datasets).
+	Dataset string `json:"dataset"`
+	// StandsInFor names the dataset of the paper this one replaces because it
+	// is not available here ("" when the paper's own dataset is used).
+	StandsInFor string `json:"stands_in_for,omitempty"`
+	// N is the number of items subsampled from the dataset (0: all of it).
+	N int `json:"n"`
+	// DataDim is the dimension of synthetic data (0: the dataset's default).
+	DataDim int `json:"data_dim"`
+	// PCA reduces the data to this many principal components first (0: no).
+	PCA int `json:"pca"`
+	// Lambda is the triplet multiplier: λ·n·d·log₂n training triplets.
+	Lambda float64 `json:"lambda"`
+	// Noise is the noise model ("", "bernoulli" or "gaussian") and NoiseLevel
+	// its flip probability or standard deviation.
+	Noise      string  `json:"noise"`
+	NoiseLevel float64 `json:"noise_level"`
+	// Algorithm is the registry name (lib/embed) and Params its parameters.
+	Algorithm string             `json:"algorithm"`
+	Params    map[string]float64 `json:"params"`
+	// Dim is the embedding dimension.
+	Dim int `json:"dim"`
+	// MaxEpochs, LearningRate and BatchSize override the method's defaults
+	// when non-zero.
+	MaxEpochs    int     `json:"max_epochs"`
+	LearningRate float64 `json:"learning_rate"`
+	BatchSize    int     `json:"batch_size"`
+	// TestTriplets is the size of the test set (0: DefaultTestTriplets).
+	TestTriplets int `json:"test_triplets"`
+	// Seed and Rep together seed every random choice of the run; repetitions
+	// of one setting differ in Rep.
+	Seed uint64 `json:"seed"`
+	Rep  int    `json:"rep"`
+	// Backend is CPU (default) or GPU.
+	Backend string `json:"backend"`
+}
+
+// Canonical is a config in normal form with its cache key.
+type Canonical struct {
+	// Config is the normalised config: names lower-cased, defaults filled in.
+	Config Config
+	// JSON is the canonical encoding the key is computed from.
+	JSON []byte
+	// Version is the algorithm's implementation version.
+	Version int
+	// Key is the hex SHA-256 of JSON, Version and EvalVersion.
+	Key string
+	// Active reports whether the algorithm queries an oracle.
+	Active bool
+}
+
+// Normalize validates c, looks its algorithm up in the registry and returns
+// its canonical form. Errors name the offending field and value.
+func (c Config) Normalize() (Canonical, error) {
+	c.Dataset = strings.ToLower(strings.TrimSpace(c.Dataset))
+	c.StandsInFor = strings.ToLower(strings.TrimSpace(c.StandsInFor))
+	c.Algorithm = strings.ToLower(strings.TrimSpace(c.Algorithm))
+	c.Noise = strings.ToLower(strings.TrimSpace(c.Noise))
+	c.Backend = strings.ToLower(strings.TrimSpace(c.Backend))
+	if c.Backend == "" {
+		c.Backend = CPU
+	}
+	if c.TestTriplets == 0 {
+		c.TestTriplets = DefaultTestTriplets
+	}
+	if c.Noise == "none" {
+		c.Noise = ""
+	}
+	if err := c.check(); err != nil {
+		return Canonical{}, err
+	}
+	info, err := embed.Lookup(c.Algorithm)
+	if err != nil {
+		return Canonical{}, err
+	}
+	params := make(map[string]float64, len(info.Params))
+	for k, v := range info.Params {
+		params[k] = v
+	}
+	for k, v := range c.Params {
+		if _, ok := info.Params[k]; !ok {
+			return Canonical{}, fmt.Errorf("job: %s has no parameter %q", info.Name, k)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return Canonical{}, fmt.Errorf("job: %s parameter %s = %v is not finite", info.Name, k, v)
+		}
+		params[k] = v
+	}
+	c.Params = params
+	js := c.canonicalJSON()
+	return Canonical{Config: c, JSON: js, Version: info.Version, Key: key(js, info.Version), Active: info.Active}, nil
+}
+
+// key hashes the canonical JSON with the algorithm's and the evaluation's
+// versions.
+func key(js []byte, version int) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\nalgorithm-version=%d\neval-version=%d\n", js, version, EvalVersion)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (c Config) check() error {
+	switch {
+	case c.Dataset == "":
+		return fmt.Errorf("job: no dataset")
+	case c.Algorithm == "":
+		return fmt.Errorf("job: no algorithm")
+	case c.N < 0 || c.N == 1 || c.N == 2:
+		return fmt.Errorf("job: n = %d: need 0 (all items) or at least 3", c.N)
+	case c.Dim < 1:
+		return fmt.Errorf("job: embedding dimension = %d, must be ≥ 1", c.Dim)
+	case !(c.Lambda > 0) || math.IsInf(c.Lambda, 0):
+		return fmt.Errorf("job: triplet multiplier λ = %v, must be finite and > 0", c.Lambda)
+	case c.DataDim < 0 || c.PCA < 0 || c.MaxEpochs < 0 || c.BatchSize < 0 || c.TestTriplets < 0 || c.Rep < 0:
+		return fmt.Errorf("job: negative data_dim, pca, max_epochs, batch_size, test_triplets or rep in %+v", c)
+	case math.IsNaN(c.LearningRate) || math.IsInf(c.LearningRate, 0) || c.LearningRate < 0:
+		return fmt.Errorf("job: learning rate = %v, must be finite and ≥ 0", c.LearningRate)
+	case c.Backend != CPU && c.Backend != GPU:
+		return fmt.Errorf("job: backend %q, want cpu or gpu", c.Backend)
+	}
+	noise := triplets.Noise{Model: triplets.NoiseModel(c.Noise), Level: c.NoiseLevel}
+	if err := noise.Check(); err != nil {
+		return fmt.Errorf("job: %w", err)
+	}
+	if c.Noise == "" && c.NoiseLevel != 0 {
+		return fmt.Errorf("job: noise level %v without a noise model", c.NoiseLevel)
+	}
+	return nil
+}
+
+// NoiseModel returns the config's noise as lib/triplets understands it.
+func (c Config) NoiseModel() triplets.Noise {
+	return triplets.Noise{Model: triplets.NoiseModel(c.Noise), Level: c.NoiseLevel}
+}
+
+// canonicalJSON encodes c with sorted keys and numbers in shortest form, so
+// that equal configs encode to equal bytes however they were written
+// (2 and 2.0, parameters in any order).
+func (c Config) canonicalJSON() []byte {
+	fields := map[string]any{
+		"dataset": c.Dataset, "n": c.N, "data_dim": c.DataDim, "pca": c.PCA,
+		"lambda": c.Lambda, "noise": c.Noise, "noise_level": c.NoiseLevel,
+		"algorithm": c.Algorithm, "params": c.Params, "dim": c.Dim,
+		"max_epochs": c.MaxEpochs, "learning_rate": c.LearningRate, "batch_size": c.BatchSize,
+		"test_triplets": c.TestTriplets, "seed": c.Seed, "rep": c.Rep, "backend": c.Backend,
+	}
+	if c.StandsInFor != "" {
+		fields["stands_in_for"] = c.StandsInFor
+	}
+	var b bytes.Buffer
+	writeCanonical(&b, fields)
+	return b.Bytes()
+}
+
+func writeCanonical(b *bytes.Buffer, v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, k)
+			b.WriteByte(':')
+			writeCanonical(b, v[k])
+		}
+		b.WriteByte('}')
+	case map[string]float64:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = x
+		}
+		writeCanonical(b, m)
+	case string:
+		writeString(b, v)
+	case int:
+		b.WriteString(number(float64(v)))
+	case uint64:
+		b.WriteString(strconv.FormatUint(v, 10))
+	case float64:
+		b.WriteString(number(v))
+	default:
+		panic(fmt.Sprintf("job: cannot encode %T canonically", v))
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc, _ := json.Marshal(s) // a string always encodes
+	b.Write(enc)
+}
+
+// number is the shortest decimal form of v, with -0 written as 0 and
+// integers without an exponent (1000000, not 1e+06), so that integer fields
+// decode back into Go ints.
+func number(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

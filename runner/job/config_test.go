@@ -1,0 +1,140 @@
+package job
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/oe-lab/oe/lib/embed"
+)
+
+func init() {
+	embed.Register(embed.Info{Name: "jobfake", Version: 2, Params: embed.Params{"mu": 0.1, "rho": 2},
+		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
+}
+
+func base() Config {
+	return Config{Dataset: "char", N: 500, Lambda: 2, Algorithm: "jobfake", Dim: 30, Seed: 7}
+}
+
+func TestKeyIgnoresSpelling(t *testing.T) {
+	ref := mustKey(t, base())
+	same := []struct {
+		name string
+		edit func(*Config)
+	}{
+		{"names in upper case", func(c *Config) { c.Dataset, c.Algorithm = "CHAR", "JobFake" }},
+		{"explicit default parameter", func(c *Config) { c.Params = map[string]float64{"mu": 0.1} }},
+		{"explicit default backend and test size", func(c *Config) { c.Backend, c.TestTriplets = "cpu", 10000 }},
+		{"noise spelled none", func(c *Config) { c.Noise = "none" }},
+		{"λ as 2.0", func(c *Config) { c.Lambda = 4.0 / 2 }},
+	}
+	for _, tc := range same {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base()
+			tc.edit(&c)
+			if k := mustKey(t, c); k != ref {
+				t.Errorf("key changed: %s vs %s", k, ref)
+			}
+		})
+	}
+	differ := []struct {
+		name string
+		edit func(*Config)
+	}{
+		{"seed", func(c *Config) { c.Seed++ }},
+		{"repetition", func(c *Config) { c.Rep = 1 }},
+		{"parameter", func(c *Config) { c.Params = map[string]float64{"mu": 0.2} }},
+		{"λ", func(c *Config) { c.Lambda = 2.5 }},
+		{"noise", func(c *Config) { c.Noise, c.NoiseLevel = "bernoulli", 0.1 }},
+		{"backend", func(c *Config) { c.Backend = "gpu" }},
+		{"stand-in", func(c *Config) { c.StandsInFor = "mnist" }},
+	}
+	for _, tc := range differ {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base()
+			tc.edit(&c)
+			if k := mustKey(t, c); k == ref {
+				t.Errorf("key unchanged")
+			}
+		})
+	}
+}
+
+func TestCanonicalJSONDecodes(t *testing.T) {
+	c := base()
+	c.N, c.TestTriplets, c.Lambda, c.NoiseLevel, c.Noise = 1_000_000, 2_000_000, 0.5, 1e-7, "gaussian"
+	n, err := c.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Config
+	if err := json.Unmarshal(n.JSON, &back); err != nil {
+		t.Fatalf("%s: %v", n.JSON, err)
+	}
+	if back.N != c.N || back.TestTriplets != c.TestTriplets || back.Lambda != 0.5 || back.NoiseLevel != 1e-7 {
+		t.Errorf("decoded %+v from %s", back, n.JSON)
+	}
+}
+
+func TestKeyDependsOnVersions(t *testing.T) {
+	js := base().canonicalJSON()
+	if key(js, 1) == key(js, 2) {
+		t.Error("algorithm version does not change the key")
+	}
+}
+
+func TestNormalizeRejectsBadConfigs(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"no dataset", func(c *Config) { c.Dataset = "" }, "no dataset"},
+		{"unknown algorithm", func(c *Config) { c.Algorithm = "nope" }, `unknown algorithm "nope"`},
+		{"unknown parameter", func(c *Config) { c.Params = map[string]float64{"eta": 1} }, `no parameter "eta"`},
+		{"zero λ", func(c *Config) { c.Lambda = 0 }, "λ = 0"},
+		{"n = 2", func(c *Config) { c.N = 2 }, "n = 2"},
+		{"no dimension", func(c *Config) { c.Dim = 0 }, "dimension = 0"},
+		{"bad noise", func(c *Config) { c.Noise = "laplace" }, "unknown noise model"},
+		{"level without model", func(c *Config) { c.NoiseLevel = 0.1 }, "without a noise model"},
+		{"flip probability > 1", func(c *Config) { c.Noise, c.NoiseLevel = "bernoulli", 2 }, "[0,1]"},
+		{"bad backend", func(c *Config) { c.Backend = "tpu" }, `backend "tpu"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base()
+			tc.edit(&c)
+			_, err := c.Normalize()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func mustKey(t *testing.T, c Config) string {
+	t.Helper()
+	n, err := c.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n.Key
+}
+
+// The canonical JSON has sorted keys, shortest numbers and the defaults of
+// the algorithm's parameters filled in.
+func ExampleConfig_Normalize() {
+	c, err := Config{Dataset: "Uniform", N: 100, Lambda: 2.0, Algorithm: "jobfake", Dim: 2, Seed: 1}.Normalize()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(c.JSON))
+	fmt.Println(len(c.Key), c.Version)
+	// Output:
+	// {"algorithm":"jobfake","backend":"cpu","batch_size":0,"data_dim":0,"dataset":"uniform","dim":2,"lambda":2,"learning_rate":0,"max_epochs":0,"n":100,"noise":"","noise_level":0,"params":{"mu":0.1,"rho":2},"pca":0,"rep":0,"seed":1,"test_triplets":10000}
+	// 64 2
+}

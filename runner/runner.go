@@ -1,0 +1,148 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/oe-lab/oe/runner/evaluate"
+	"github.com/oe-lab/oe/runner/execute"
+	"github.com/oe-lab/oe/runner/exp"
+	"github.com/oe-lab/oe/runner/hostinfo"
+	"github.com/oe-lab/oe/runner/internal/session"
+	"github.com/oe-lab/oe/runner/interp"
+	"github.com/oe-lab/oe/runner/report"
+	"github.com/oe-lab/oe/runner/store"
+)
+
+// Defaults of Options.
+const (
+	DefaultDB      = "results.db"
+	DefaultReports = "reports"
+	DefaultProfile = exp.Quick
+)
+
+// Options configure one script execution.
+type Options struct {
+	// Script is the path of the experiment script.
+	Script string
+	// DB is the results database (default DefaultDB).
+	DB string
+	// Reports is the folder reports are written to (default DefaultReports).
+	Reports string
+	// Profile is smoke, quick or paper (default quick).
+	Profile string
+	// Jobs runs execute at once (≤ 0: one per CPU); each uses Threads
+	// threads (≤ 0: the CPUs shared among the jobs).
+	Jobs, Threads int
+	// RetryFailed executes runs stored as failed again.
+	RetryFailed bool
+	// ReportOnly rebuilds the report from the database without executing
+	// any run.
+	ReportOnly bool
+	// MaxEmbedding is the largest embedding (values) stored with a run
+	// (0: store.DefaultMaxEmbedding; negative: none).
+	MaxEmbedding int
+	// Stdout and Stderr receive the script's output and the progress bar
+	// (default os.Stdout and os.Stderr).
+	Stdout, Stderr io.Writer
+	// Eval computes a run (default: runner/evaluate).
+	Eval execute.EvalFunc
+}
+
+// Result is what a script execution did.
+type Result struct {
+	// Summary counts cached, executed and failed runs.
+	Summary execute.Summary
+	// Report is the path of the report written.
+	Report string
+}
+
+// Run executes the script as opt says and writes its report. A failed run
+// does not make Run fail; a mistake in the script does, with its file and
+// line.
+func Run(ctx context.Context, opt Options) (Result, error) {
+	opt = withDefaults(opt)
+	var res Result
+	switch opt.Profile {
+	case exp.Smoke, exp.Quick, exp.Paper:
+	default:
+		return res, fmt.Errorf("unknown profile %q (want smoke, quick or paper)", opt.Profile)
+	}
+	if _, err := os.Stat(opt.Script); err != nil {
+		return res, err
+	}
+	st, err := store.Open(opt.DB)
+	if err != nil {
+		return res, err
+	}
+	defer st.Close()
+	switch {
+	case opt.MaxEmbedding < 0:
+		st.MaxEmbedding = 0
+	case opt.MaxEmbedding > 0:
+		st.MaxEmbedding = opt.MaxEmbedding
+	}
+	name := strings.TrimSuffix(filepath.Base(opt.Script), ".go")
+	s := &session.Session{
+		Name: name, ScriptDir: filepath.Dir(opt.Script), Profile: opt.Profile, ReportOnly: opt.ReportOnly,
+		Store: st, Command: command(opt),
+		Exec: &execute.Executor{Store: st, Experiment: name, Jobs: opt.Jobs, Threads: opt.Threads,
+			RetryFailed: opt.RetryFailed, Eval: opt.Eval, Host: hostinfo.Current(), Progress: opt.Stderr},
+	}
+	session.Set(s)
+	defer session.Set(nil)
+	if err := interp.Run(ctx, opt.Script, opt.Stdout, opt.Stderr); err != nil {
+		return res, err
+	}
+	s.Lock()
+	doc, sum := s.Doc, s.Summary
+	s.Unlock()
+	res.Summary = sum
+	if doc == nil {
+		return res, errors.New(opt.Script + ": the script never called exp.Begin, so there is no report")
+	}
+	if err := doc.Write(opt.Reports); err != nil {
+		return res, err
+	}
+	if err := report.Index(opt.Reports); err != nil {
+		return res, err
+	}
+	res.Report = filepath.Join(opt.Reports, name+".md")
+	return res, nil
+}
+
+func withDefaults(o Options) Options {
+	if o.DB == "" {
+		o.DB = DefaultDB
+	}
+	if o.Reports == "" {
+		o.Reports = DefaultReports
+	}
+	if o.Profile == "" {
+		o.Profile = DefaultProfile
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Eval == nil {
+		o.Eval = evaluate.New().Run
+	}
+	return o
+}
+
+// command is the command line that reruns the experiment as opt did.
+func command(o Options) string {
+	c := "oerun " + filepath.ToSlash(o.Script) + " --profile " + o.Profile
+	if o.DB != DefaultDB {
+		c += " --db " + o.DB
+	}
+	return c
+}

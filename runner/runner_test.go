@@ -1,0 +1,119 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+func init() {
+	embed.Register(embed.Info{Name: "runnerfake", Version: 1, Params: embed.Params{},
+		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("evaluated by fakeEval") }})
+}
+
+// fakeEval returns an error falling with λ, without fitting anything.
+func fakeEval(calls *atomic.Int64) func(context.Context, job.Config, int) (*job.Outcome, error) {
+	return func(_ context.Context, c job.Config, threads int) (*job.Outcome, error) {
+		calls.Add(1)
+		emb := mat.NewDense(c.N, 2, nil)
+		for i := 0; i < c.N; i++ {
+			emb.Set(i, 0, float64(i))
+			emb.Set(i, 1, float64(i*i%7))
+		}
+		return &job.Outcome{Metrics: map[string]float64{job.TestError: 0.4/c.Lambda + 0.01*float64(c.Rep), job.FitSeconds: 0.1},
+			Embedding: emb, StopReason: embed.StopConverged, Threads: threads}, nil
+	}
+}
+
+func TestRunCachesAndReports(t *testing.T) {
+	dir := t.TempDir()
+	var calls atomic.Int64
+	var stderr bytes.Buffer
+	opt := Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "r.db"), Reports: filepath.Join(dir, "reports"),
+		Profile: "smoke", Jobs: 2, Eval: fakeEval(&calls), Stdout: &stderr, Stderr: &stderr}
+	steps := []struct {
+		name       string
+		reportOnly bool
+		wantSum    string
+		wantCalls  int64
+	}{
+		{"first run executes every run", false, "0 cached, 6 run", 6},
+		{"second run executes nothing", false, "6 cached, 0 run", 6},
+		{"report only executes nothing", true, "0 cached, 0 run", 6},
+	}
+	for _, st := range steps {
+		opt.ReportOnly = st.reportOnly
+		res, err := Run(context.Background(), opt)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", st.name, err, stderr.String())
+		}
+		if res.Summary.String() != st.wantSum || calls.Load() != st.wantCalls {
+			t.Errorf("%s: %v after %d evaluations, want %s after %d", st.name, res.Summary, calls.Load(), st.wantSum, st.wantCalls)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "reports", "demo.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# Does the fake algorithm get better with more triplets?",
+		"Algorithm notregistered is not implemented in this build yet (not registered); its runs were skipped. (6 runs)",
+		"| runnerfake | 0.405 ± 0.007 | 0.205 ± 0.007 | 0.105 ± 0.007 |",
+		"demo/01-test-error-against-lambda.png", "demo/02-test-error.svg", "demo/03-embedding.png",
+		"oerun testdata/demo.go --profile smoke --db " + opt.DB,
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "reports", "README.md")); err != nil {
+		t.Error("no reports index:", err)
+	}
+}
+
+func TestReportOnlyMarksMissingRuns(t *testing.T) {
+	dir := t.TempDir()
+	var calls atomic.Int64
+	_, err := Run(context.Background(), Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "r.db"), Reports: dir,
+		Profile: "smoke", ReportOnly: true, Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "demo.md"))
+	if calls.Load() != 0 || !strings.Contains(string(md), "6 of 6 runs are not in the results database yet") {
+		t.Errorf("%d evaluations; report:\n%s", calls.Load(), md)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	tests := []struct {
+		name, script, profile, want string
+	}{
+		// yaegi locates a panic inside a method called on an interpreted
+		// variable at an earlier statement using it (here line 8, not 9).
+		{"script mistake has file and line", "testdata/broken.go", "smoke", `testdata/broken.go:8:7: panic: datasets: unknown dataset "no-such-dataset"`},
+		{"unknown profile", "testdata/demo.go", "huge", `unknown profile "huge"`},
+		{"missing script", "testdata/nope.go", "smoke", "no such file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var calls atomic.Int64
+			_, err := Run(context.Background(), Options{Script: tc.script, DB: filepath.Join(dir, "r.db"), Reports: dir,
+				Profile: tc.profile, Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,289 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"sort"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"github.com/oe-lab/oe/runner/hostinfo"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+// Statuses of a stored run.
+const (
+	OK     = "ok"
+	Failed = "failed"
+)
+
+// DefaultMaxEmbedding is the default limit, in values (rows × columns), up to
+// which a run's embedding is stored: 2D embeddings of up to 100,000 items, or
+// 2,000 items in 50 dimensions.
+const DefaultMaxEmbedding = 200_000
+
+// busyTimeout is how long a writer waits for another process's transaction.
+const busyTimeout = 60 * time.Second
+
+// Store is an open results database.
+type Store struct {
+	db   *sql.DB
+	path string
+	// MaxEmbedding is the largest embedding, in values, that Put stores;
+	// 0 stores none, a negative value stores all.
+	MaxEmbedding int
+}
+
+// Record is one run as stored.
+type Record struct {
+	// Job is the run's canonical config and key.
+	Job job.Canonical
+	// Status is OK or Failed; Error says why a run failed.
+	Status string
+	Error  string
+	// Outcome is the result of an OK run (nil for a failed one). When read
+	// back, Outcome.Embedding is nil if it was not stored.
+	Outcome *job.Outcome
+	// Start and End bound the run's execution.
+	Start, End time.Time
+	// Host is where it ran.
+	Host hostinfo.Host
+}
+
+// Open opens (creating if needed) the database at path, in WAL mode with a
+// busy timeout, and brings its schema up to date.
+func Open(path string) (*Store, error) {
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Set("_journal_mode", "WAL")
+	q.Set("_foreign_keys", "1")
+	q.Set("_txlock", "immediate") // take the write lock at BEGIN: no upgrade deadlocks
+	q.Set("_synchronous", "NORMAL")
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, MaxEmbedding: DefaultMaxEmbedding}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *Store) migrate() error {
+	var v int
+	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v > schemaVersion {
+		return fmt.Errorf("schema version %d is newer than this program's %d", v, schemaVersion)
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schema); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB returns the underlying database for read-only queries.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok"
+// for a sound database).
+func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
+	var res string
+	err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res)
+	return res, err
+}
+
+// Statuses returns the stored status (OK or Failed) of each of keys that is
+// in the database.
+func (s *Store) Statuses(ctx context.Context, keys []string) (map[string]string, error) {
+	out := make(map[string]string, len(keys))
+	const batch = 500 // stay below SQLite's bound-variable limit
+	for from := 0; from < len(keys); from += batch {
+		part := keys[from:min(from+batch, len(keys))]
+		args := make([]any, len(part))
+		for i, k := range part {
+			args[i] = k
+		}
+		rows, err := s.db.QueryContext(ctx, "SELECT key, status FROM runs WHERE key IN ("+placeholders(len(part))+")", args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		for rows.Next() {
+			var k, st string
+			if err := rows.Scan(&k, &st); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[k] = st
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func placeholders(n int) string {
+	b := make([]byte, 0, 2*n)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '?')
+	}
+	return string(b)
+}
+
+// Put stores a run and links it to experiment, all in one transaction. An
+// OK run already stored (by a concurrent process) is kept and Put returns
+// nil; a stored failed run is replaced.
+func (s *Store) Put(ctx context.Context, experiment string, r Record) error {
+	if r.Status != OK && r.Status != Failed {
+		return fmt.Errorf("store: status %q, want ok or failed", r.Status)
+	}
+	if r.Status == OK && r.Outcome == nil {
+		return errors.New("store: an ok run needs an outcome")
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	var prev string
+	switch err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE key = ?", r.Job.Key).Scan(&prev); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return fmt.Errorf("store: %w", err)
+	case prev == OK:
+		if err := link(ctx, tx, experiment, r.Job.Key); err != nil {
+			return err
+		}
+		return tx.Commit()
+	default:
+		if _, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE key = ?", r.Job.Key); err != nil {
+			return fmt.Errorf("store: replace failed run: %w", err)
+		}
+	}
+	if err := s.insert(ctx, tx, r); err != nil {
+		return fmt.Errorf("store: run %s: %w", r.Job.Key[:12], err)
+	}
+	if err := link(ctx, tx, experiment, r.Job.Key); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
+	c := r.Job.Config
+	var stop string
+	var threads int
+	if r.Outcome != nil {
+		stop, threads = r.Outcome.StopReason, r.Outcome.Threads
+	}
+	h := r.Host
+	_, err := tx.ExecContext(ctx, `INSERT INTO runs (key, status, error, config, dataset, stands_in_for, n, dim,
+		lambda, noise, noise_level, algorithm, algorithm_version, eval_version, seed, rep, backend, stop_reason,
+		threads, started_at, finished_at, host, os, cpu, cores, gpu, go_version, git_commit)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Job.Key, r.Status, r.Error, string(r.Job.JSON), c.Dataset, c.StandsInFor, c.N, c.Dim,
+		c.Lambda, c.Noise, c.NoiseLevel, c.Algorithm, r.Job.Version, job.EvalVersion, int64(c.Seed), c.Rep, c.Backend, stop,
+		threads, r.Start.UTC().Format(time.RFC3339Nano), r.End.UTC().Format(time.RFC3339Nano),
+		h.Name, h.OS, h.CPU, h.Cores, h.GPU, h.GoVersion, h.Commit)
+	if err != nil || r.Outcome == nil {
+		return err
+	}
+	o := r.Outcome
+	names := make([]string, 0, len(o.Metrics))
+	for k := range o.Metrics {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO metrics (run_key, name, value) VALUES (?, ?, ?)", r.Job.Key, k, nullable(o.Metrics[k])); err != nil {
+			return err
+		}
+	}
+	ep, err := tx.PrepareContext(ctx, "INSERT INTO epochs (run_key, epoch, loss, train_error, elapsed_seconds) VALUES (?, ?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer ep.Close()
+	for _, e := range o.Trace {
+		if _, err := ep.ExecContext(ctx, r.Job.Key, e.Epoch, nullable(e.Loss), nullable(e.TrainError), e.Elapsed.Seconds()); err != nil {
+			return err
+		}
+	}
+	if o.Embedding != nil {
+		rows, cols := o.Embedding.Dims()
+		if s.MaxEmbedding < 0 || rows*cols <= s.MaxEmbedding {
+			data, labels, err := encodeEmbedding(o.Embedding, o.Labels)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO embeddings (run_key, rows, cols, encoding, data, labels) VALUES (?, ?, ?, ?, ?, ?)",
+				r.Job.Key, rows, cols, embeddingEncoding, data, labels); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// nullable stores NaN and ±Inf as NULL, which SQLite has no REAL for.
+func nullable(v float64) any {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+// Link records that experiment declared the given (stored) runs.
+func (s *Store) Link(ctx context.Context, experiment string, keys []string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	for _, k := range keys {
+		if err := link(ctx, tx, experiment, k); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+func link(ctx context.Context, tx *sql.Tx, experiment, key string) error {
+	if experiment == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO experiment_runs (experiment, run_key) VALUES (?, ?)", experiment, key)
+	if err != nil {
+		return fmt.Errorf("store: link %s: %w", experiment, err)
+	}
+	return nil
+}

@@ -1,0 +1,322 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner/hostinfo"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+func init() {
+	embed.Register(embed.Info{Name: "storefake", Version: 3, Params: embed.Params{"mu": 0.5},
+		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
+}
+
+func canonical(seed uint64) job.Canonical {
+	c, err := job.Config{Dataset: "uniform", N: 50, Dim: 2, Lambda: 2, Algorithm: "storefake", Seed: seed}.Normalize()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// record builds an ok run with epochs trace entries and an n×2 embedding.
+func record(seed uint64, epochs, n int) Record {
+	emb := mat.NewDense(n, 2, nil)
+	labels := make([]int, n)
+	for i := 0; i < n; i++ {
+		emb.Set(i, 0, float64(i)+0.25)
+		emb.Set(i, 1, -float64(i)/3)
+		labels[i] = i % 4
+	}
+	trace := make([]embed.Epoch, epochs)
+	for e := range trace {
+		trace[e] = embed.Epoch{Epoch: e + 1, Loss: 1 / float64(e+1), TrainError: math.NaN(), Elapsed: time.Duration(e) * time.Millisecond}
+	}
+	return Record{
+		Job: canonical(seed), Status: OK,
+		Outcome: &job.Outcome{
+			Metrics:    map[string]float64{job.TestError: 0.125, job.KNNError: math.NaN(), job.Epochs: float64(epochs)},
+			Trace:      trace,
+			StopReason: embed.StopConverged, Embedding: emb, Labels: labels, Threads: 2,
+		},
+		Start: time.Unix(100, 0), End: time.Unix(101, 5), Host: hostinfo.Current(),
+	}
+}
+
+func open(t testing.TB, path string) *Store {
+	t.Helper()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestPutGetRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	want := record(1, 5, 7)
+	if err := s.Put(ctx, "demo", want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(ctx, want.Job.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := got.Outcome
+	checks := []struct {
+		what string
+		ok   bool
+	}{
+		{"status", got.Status == OK},
+		{"config", got.Job.Config.Algorithm == "storefake" && got.Job.Config.Params["mu"] == 0.5 && got.Job.Version == 3},
+		{"metric", o.Metrics[job.TestError] == 0.125},
+		{"NaN metric", math.IsNaN(o.Metrics[job.KNNError])},
+		{"trace", len(o.Trace) == 5 && o.Trace[4].Loss == 0.2 && math.IsNaN(o.Trace[4].TrainError)},
+		{"embedding", o.Embedding != nil && mat.Equal(o.Embedding, want.Outcome.Embedding)},
+		{"labels", len(o.Labels) == 7 && o.Labels[5] == 1},
+		{"stop reason", o.StopReason == embed.StopConverged && o.Threads == 2},
+		{"times", got.Start.Equal(want.Start) && got.End.Equal(want.End)},
+		{"host", got.Host == want.Host},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s not round-tripped: %+v", c.what, got)
+		}
+	}
+	if _, err := s.Get(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get(missing) error = %v, want ErrNotFound", err)
+	}
+}
+
+func TestPutSemantics(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name       string
+		first      string // status of the first Put
+		second     string // status of the second Put
+		wantStatus string
+	}{
+		{"failed run is replaced by ok", Failed, OK, OK},
+		{"failed run is replaced by a new failure", Failed, Failed, Failed},
+		{"ok run is kept", OK, Failed, OK},
+		{"ok run twice stays one run", OK, OK, OK},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t, filepath.Join(t.TempDir(), "r.db"))
+			mk := func(status string) Record {
+				r := record(uint64(i), 3, 4)
+				if status == Failed {
+					r.Status, r.Error, r.Outcome = Failed, "diverged (NaN or Inf)", nil
+				}
+				return r
+			}
+			for _, st := range []string{tc.first, tc.second} {
+				if err := s.Put(ctx, "e", mk(st)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			key := mk(OK).Job.Key
+			st, err := s.Statuses(ctx, []string{key, "absent"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(st) != 1 || st[key] != tc.wantStatus {
+				t.Errorf("statuses = %v, want {%s: %s}", st, key[:8], tc.wantStatus)
+			}
+			var epochs int
+			s.DB().QueryRow("SELECT count(*) FROM epochs").Scan(&epochs)
+			if want := map[string]int{OK: 3, Failed: 0}[tc.wantStatus]; epochs != want {
+				t.Errorf("%d epoch rows, want %d", epochs, want)
+			}
+		})
+	}
+}
+
+func TestEmbeddingSizeLimit(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	s.MaxEmbedding = 10 // a 7×2 embedding has 14 values
+	r := record(1, 1, 7)
+	if err := s.Put(ctx, "", r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(ctx, r.Job.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Outcome.Embedding != nil {
+		t.Error("embedding over the size limit was stored")
+	}
+}
+
+func TestRejectsBadRecords(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	r := record(1, 1, 3)
+	for _, bad := range []Record{{Job: r.Job, Status: "done"}, {Job: r.Job, Status: OK}} {
+		if err := s.Put(context.Background(), "", bad); err == nil {
+			t.Errorf("Put(%q, outcome %v) succeeded", bad.Status, bad.Outcome)
+		}
+	}
+}
+
+// TestConcurrentWriters has two connections (as two processes would) write
+// interleaved runs, some the same, to one database.
+func TestConcurrentWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	stores := []*Store{open(t, path), open(t, path)}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w, s := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				if err := s.Put(context.Background(), fmt.Sprint("w", w), record(uint64(i), 20, 30)); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	var runs, links int
+	stores[0].DB().QueryRow("SELECT count(*) FROM runs").Scan(&runs)
+	stores[0].DB().QueryRow("SELECT count(*) FROM experiment_runs").Scan(&links)
+	if runs != 20 || links != 40 {
+		t.Errorf("%d runs and %d links, want 20 and 40", runs, links)
+	}
+}
+
+const (
+	childEnv    = "OE_STORE_KILL_CHILD"
+	childEpochs = 2000
+)
+
+// TestMain runs the test binary as the child process of
+// TestKillMidWriteKeepsDatabaseSound when childEnv names a database.
+func TestMain(m *testing.M) {
+	if path := os.Getenv(childEnv); path != "" {
+		writeUntilKilled(path)
+	}
+	os.Exit(m.Run())
+}
+
+// writeUntilKilled writes large runs to the database at path until the
+// process is killed, printing each committed seed.
+func writeUntilKilled(path string) {
+	s, err := Open(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	s.MaxEmbedding = -1
+	for seed := uint64(0); ; seed++ {
+		if err := s.Put(context.Background(), "kill", record(seed, childEpochs, 5000)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println("committed", seed)
+	}
+}
+
+// TestKillMidWriteKeepsDatabaseSound kills (SIGKILL) a process while it
+// writes runs and checks that the database is intact, that every committed
+// run is complete and that no partial run was left.
+func TestKillMidWriteKeepsDatabaseSound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), childEnv+"="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	committed := -1
+	sc := bufio.NewScanner(out)
+	for committed < 3 && sc.Scan() {
+		var seed int
+		if _, err := fmt.Sscanf(sc.Text(), "committed %d", &seed); err == nil {
+			committed = seed
+		}
+	}
+	// Kill at a random point of the next transactions.
+	time.Sleep(time.Duration(time.Now().UnixNano()%40) * time.Millisecond)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if committed < 3 {
+		t.Fatalf("child committed only up to %d before it ended", committed)
+	}
+
+	s := open(t, path)
+	ctx := context.Background()
+	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
+		t.Fatalf("integrity_check = %q, %v", res, err)
+	}
+	var runs, partial int
+	s.DB().QueryRow("SELECT count(*) FROM runs").Scan(&runs)
+	if runs < committed+1 {
+		t.Errorf("%d runs stored, want at least the %d committed", runs, committed+1)
+	}
+	err = s.DB().QueryRow(`SELECT count(*) FROM runs r WHERE
+		(SELECT count(*) FROM epochs e WHERE e.run_key = r.key) != ` + strconv.Itoa(childEpochs) + ` OR
+		(SELECT count(*) FROM metrics m WHERE m.run_key = r.key) != 3 OR
+		NOT EXISTS (SELECT 1 FROM embeddings b WHERE b.run_key = r.key) OR
+		NOT EXISTS (SELECT 1 FROM experiment_runs x WHERE x.run_key = r.key)`).Scan(&partial)
+	if err != nil || partial != 0 {
+		t.Errorf("%d partial runs (err %v)", partial, err)
+	}
+	var orphans int
+	s.DB().QueryRow(`SELECT (SELECT count(*) FROM epochs WHERE run_key NOT IN (SELECT key FROM runs)) +
+		(SELECT count(*) FROM metrics WHERE run_key NOT IN (SELECT key FROM runs))`).Scan(&orphans)
+	if orphans != 0 {
+		t.Errorf("%d orphan rows", orphans)
+	}
+	// The database is writable again after the crash.
+	if err := s.Put(ctx, "kill", record(1_000_000, 1, 3)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Example shows a run's life in the cache: stored once, then found by key.
+func Example() {
+	dir, _ := os.MkdirTemp("", "store")
+	defer os.RemoveAll(dir)
+	s, err := Open(filepath.Join(dir, "results.db"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	c, _ := job.Config{Dataset: "uniform", N: 100, Dim: 2, Lambda: 2, Algorithm: "storefake", Seed: 1}.Normalize()
+	ctx := context.Background()
+	before, _ := s.Statuses(ctx, []string{c.Key})
+	s.Put(ctx, "example", Record{Job: c, Status: Failed, Error: "diverged", Start: time.Now(), End: time.Now()})
+	after, _ := s.Statuses(ctx, []string{c.Key})
+	fmt.Println(len(before), after[c.Key])
+	// Output: 0 failed
+}
