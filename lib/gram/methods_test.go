@@ -82,11 +82,16 @@ func TestMethodsBeatRandomOnUniform(t *testing.T) {
 	}
 }
 
-// charProblem loads CHAR (1,797 digits, 64 pixels) from OE_DATA.
+// charProblem loads CHAR (1,797 digits, 64 pixels) from OE_DATA. Where no
+// copy of the file is present (a clone without ../shared/data and no
+// network), the CHAR checks are skipped, saying so; the uniform checks still run.
 func charProblem(t testing.TB, d int) (embed.Problem, *triplets.Set) {
+	if os.Getenv("OE_DATA") == "" {
+		t.Skip("CHAR file absent: OE_DATA is not set (make test sets it when ../shared/data exists)")
+	}
 	ds, err := datasets.Load("char", datasets.Options{})
 	if err != nil {
-		t.Fatalf("CHAR is needed (set OE_DATA to the shared data folder): %v", err)
+		t.Fatalf("CHAR is needed (OE_DATA=%s): %v", os.Getenv("OE_DATA"), err)
 	}
 	return problem(t, ds.X, d)
 }
