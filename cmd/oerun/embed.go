@@ -67,6 +67,8 @@ func embedCommand(args []string) error {
 	threads := fs.Int("threads", 0, "worker threads (0: all cores)")
 	noStop := fs.Bool("no-stop", false, "run all --epochs, ignoring the stopping rule")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	extendModel := fs.String("extend", "", "OENN model file: embed the new items of --triplets with the out-of-sample extension")
+	saveModel := fs.String("save-model", "", "with --algorithm oenn: save the trained network here (for --extend)")
 	params := paramFlags{}
 	fs.Var(params, "param", "method hyper-parameter name=value, repeatable (e.g. mu=0.1 for cklx, alpha=3 for tste)")
 	if err := fs.Parse(args); err != nil {
@@ -78,6 +80,9 @@ func embedCommand(args []string) error {
 	if *tripPath == "" || *out == "" {
 		fs.Usage()
 		return errors.New("--triplets and --out are required")
+	}
+	if *extendModel != "" {
+		return runExtend(*extendModel, *tripPath, *out, *seed, *epochs)
 	}
 	switch {
 	case *dim < 1:
@@ -145,6 +150,11 @@ func embedCommand(args []string) error {
 	}
 	if err := embed.WriteEmbedding(*out, res.Embedding); err != nil {
 		return err
+	}
+	if *saveModel != "" {
+		if err := saveOENNModel(alg, *saveModel); err != nil {
+			return err
+		}
 	}
 	rows, _ := res.Embedding.Dims()
 	fmt.Fprintf(os.Stderr, "%s: %d items in %d dimensions from %d triplets: %d epochs (%s), %v (time to converge %v) → %s\n",

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/oenn"
@@ -70,7 +65,7 @@ func runExtend(modelPath, tripletsPath, outPath string, seed uint64, epochs int)
 	}
 	fmt.Fprintf(os.Stderr, "oerun extend: %d new items after the model's %d, %d triplets: %d epochs (%s), final loss %.4g, %v\n",
 		set.N-m.Items(), m.Items(), set.Len(), res.Epochs, res.StopReason, loss, res.Elapsed.Round(1e6))
-	return writeEmbeddingCSV(outPath, res.Embedding)
+	return embed.WriteEmbedding(outPath, res.Embedding)
 }
 
 // saveOENNModel saves the network that alg, an OENN that has been fitted,
@@ -85,42 +80,4 @@ func saveOENNModel(alg embed.Algorithm, path string) error {
 		return errors.New("--save-model: oenn has no trained model (Fit did not succeed)")
 	}
 	return m.Save(path)
-}
-
-// writeEmbeddingCSV writes emb, one row per item and comma-separated
-// coordinates, to path via a temporary file renamed into place.
-func writeEmbeddingCSV(path string, emb *mat.Dense) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	rows, cols := emb.Dims()
-	buf := make([]byte, 0, 32*cols)
-	for i := 0; i < rows; i++ {
-		buf = buf[:0]
-		for j := 0; j < cols; j++ {
-			if j > 0 {
-				buf = append(buf, ',')
-			}
-			buf = strconv.AppendFloat(buf, emb.At(i, j), 'g', -1, 64)
-		}
-		buf = append(buf, '\n')
-		w.Write(buf)
-	}
-	err = w.Flush()
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
