@@ -64,15 +64,59 @@ func (e *Experiment) File(rel string) string {
 	return filepath.Join(e.s.ScriptDir, rel)
 }
 
+// declared is a run as the cache knows it: the run, the dataset it really
+// loads (its own or the stand-in) and its canonical config with the key.
+type declared struct {
+	run  Run
+	used string
+	job  job.Canonical
+}
+
+// collect reads the declared runs back from the store in order, notes the
+// ones that are missing (what names them in the note) or failed, and adds
+// them to the report.
+func (e *Experiment) collect(ctx context.Context, todo []declared, what string) Results {
+	out := make(Results, len(todo))
+	missing, failed := 0, 0
+	for i, d := range todo {
+		res := Result{Run: d.run, Used: d.used, Key: d.job.Key}
+		rec, err := e.s.Store.Get(ctx, d.job.Key)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			res.Status = Missing
+			missing++
+		case err != nil:
+			panic(fmt.Errorf("exp: reading run %s: %w", d.job.Key, err))
+		default:
+			res.Status, res.Error = rec.Status, rec.Error
+			if rec.Status == store.Failed {
+				failed++
+			}
+			if o := rec.Outcome; o != nil {
+				res.Metrics, res.StopReason, res.Trace = o.Metrics, o.StopReason, o.Trace
+				res.embedding, res.labels = o.Embedding, o.Labels
+			}
+			e.observe(rec)
+		}
+		out[i] = res
+	}
+	if missing > 0 {
+		e.Note(fmt.Sprintf("%d of %d %s are not in the results database yet; run `%s` to execute them.", missing, len(todo), what, e.s.Command))
+	}
+	e.results = append(e.results, out...)
+	e.doc.Runs = len(e.results)
+	e.describeRuns(out)
+	if failed > 0 {
+		e.describeFailures(out)
+	}
+	e.doc.Environment = e.environment()
+	return out
+}
+
 // Run executes the runs missing from the cache and returns the results of
 // all of them, in order. Runs of an algorithm that is not registered, and of
 // a dataset that is missing without a stand-in, are left out with a note.
 func (e *Experiment) Run(runs []Run) Results {
-	type declared struct {
-		run  Run
-		used string
-		job  job.Canonical
-	}
 	var todo []declared
 	skipped := map[string]int{}
 	for _, r := range runs {
@@ -115,41 +159,7 @@ func (e *Experiment) Run(runs []Run) Results {
 			panic(fmt.Errorf("exp: executing runs: %w", err))
 		}
 	}
-	out := make(Results, len(todo))
-	missing, failed := 0, 0
-	for i, d := range todo {
-		res := Result{Run: d.run, Used: d.used, Key: d.job.Key}
-		rec, err := e.s.Store.Get(ctx, d.job.Key)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			res.Status = Missing
-			missing++
-		case err != nil:
-			panic(fmt.Errorf("exp: reading run %s: %w", d.job.Key, err))
-		default:
-			res.Status, res.Error = rec.Status, rec.Error
-			if rec.Status == store.Failed {
-				failed++
-			}
-			if o := rec.Outcome; o != nil {
-				res.Metrics, res.StopReason, res.Trace = o.Metrics, o.StopReason, o.Trace
-				res.embedding, res.labels = o.Embedding, o.Labels
-			}
-			e.observe(rec)
-		}
-		out[i] = res
-	}
-	if missing > 0 {
-		e.Note(fmt.Sprintf("%d of %d runs are not in the results database yet; run `%s` to execute them.", missing, len(todo), e.s.Command))
-	}
-	e.results = append(e.results, out...)
-	e.doc.Runs = len(e.results)
-	e.describeRuns(out)
-	if failed > 0 {
-		e.describeFailures(out)
-	}
-	e.doc.Environment = e.environment()
-	return out
+	return e.collect(ctx, todo, "runs")
 }
 
 // resolve returns the dataset a run loads: its own, or its stand-in when the

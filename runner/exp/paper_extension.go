@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -22,7 +21,6 @@ import (
 	"github.com/oe-lab/oe/lib/oenn"
 	"github.com/oe-lab/oe/lib/triplets"
 	"github.com/oe-lab/oe/runner/job"
-	"github.com/oe-lab/oe/runner/store"
 )
 
 // extensionVersion is the version of the out-of-sample protocol below; it is
@@ -59,11 +57,6 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 	}
 	if newTriplets < 1 {
 		panic(fmt.Sprintf("exp: Extension: %d new triplets, want ≥ 1", newTriplets))
-	}
-	type declared struct {
-		run  Run
-		used string
-		job  job.Canonical
 	}
 	var todo []declared
 	for _, r := range runs {
@@ -104,41 +97,7 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 			panic(fmt.Errorf("exp: executing out-of-sample runs: %w", err))
 		}
 	}
-	out := make(Results, len(todo))
-	missing := 0
-	for i, d := range todo {
-		res := Result{Run: d.run, Used: d.used, Key: d.job.Key}
-		rec, err := e.s.Store.Get(ctx, d.job.Key)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			res.Status = Missing
-			missing++
-		case err != nil:
-			panic(fmt.Errorf("exp: reading run %s: %w", d.job.Key, err))
-		default:
-			res.Status, res.Error = rec.Status, rec.Error
-			if o := rec.Outcome; o != nil {
-				res.Metrics, res.StopReason, res.Trace = o.Metrics, o.StopReason, o.Trace
-				res.embedding, res.labels = o.Embedding, o.Labels
-			}
-			e.observe(rec)
-		}
-		out[i] = res
-	}
-	if missing > 0 {
-		e.Note(fmt.Sprintf("%d of %d out-of-sample runs are not in the results database yet; run `%s` to execute them.", missing, len(todo), e.s.Command))
-	}
-	e.results = append(e.results, out...)
-	e.doc.Runs = len(e.results)
-	e.describeRuns(out)
-	for _, r := range out {
-		if r.Status == Failed {
-			e.describeFailures(out)
-			break
-		}
-	}
-	e.doc.Environment = e.environment()
-	return out
+	return e.collect(ctx, todo, "out-of-sample runs")
 }
 
 // extensionJob turns a run's canonical config into the extension run's: the
