@@ -28,14 +28,17 @@ func (o *amsgrad) step(p, g []float32) {
 	stepSize := float32(o.lr / (1 - math.Pow(o.beta1, float64(o.t))))
 	invSqrtBC2 := float32(1 / math.Sqrt(1-math.Pow(o.beta2, float64(o.t))))
 	eps := float32(o.eps)
-	m, v, vmax := o.m[:len(p)], o.v[:len(p)], o.vmax[:len(p)]
-	for i, gi := range g[:len(p)] {
-		m[i] = b1*m[i] + (1-b1)*gi
-		v[i] = b2*v[i] + (1-b2)*gi*gi
-		if v[i] > vmax[i] {
-			vmax[i] = v[i]
+	// Every entry is updated independently, so the ranges can run on any
+	// number of goroutines without changing the result.
+	parallelRange(len(p), 1<<15, func(lo, hi int) {
+		m, v, vmax := o.m[lo:hi], o.v[lo:hi], o.vmax[lo:hi]
+		pr := p[lo:hi]
+		for i, gi := range g[lo:hi] {
+			m[i] = b1*m[i] + (1-b1)*gi
+			v[i] = b2*v[i] + (1-b2)*gi*gi
+			vmax[i] = max(vmax[i], v[i])
+			denom := float32(math.Sqrt(float64(vmax[i])))*invSqrtBC2 + eps
+			pr[i] -= stepSize * m[i] / denom
 		}
-		denom := float32(math.Sqrt(float64(vmax[i])))*invSqrtBC2 + eps
-		p[i] -= stepSize * m[i] / denom
-	}
+	})
 }

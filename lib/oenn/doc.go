@@ -13,8 +13,12 @@
 // logarithms are base 2, as in the authors' code.
 //
 // The network runs on the CPU in float32 (as the authors' PyTorch code
-// does), its matrix products built on gonum's SIMD axpy kernel and split over
-// GOMAXPROCS goroutines. A batch is processed by one forward and one backward
+// does). Its matrix products are packed, cache-blocked GEMMs around an
+// AVX-512 (12×32) or AVX2+FMA (6×16) register-tiled micro-kernel (gemm.go,
+// gemm_amd64.s; portable Go elsewhere), split over GOMAXPROCS goroutines
+// without changing the summation order, so results do not depend on the
+// number of cores; the two assembly kernels fuse and order their
+// multiply-adds alike and agree bit for bit. A batch is processed by one forward and one backward
 // pass over its distinct items rather than over 3·|batch| copies: the
 // gradient of the shared weights is the same sum, and the cost per batch is
 // bounded by n.

@@ -3,6 +3,7 @@ package oenn
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 )
 
 // hiddenLayers is the number of fully connected ReLU layers of EmbNet; the
@@ -86,7 +87,7 @@ type workspace struct {
 	grad []float32                   // same layout as the parameters
 	gl   [hiddenLayers + 1]layer     // views of grad
 	hl   [hiddenLayers + 1][]float32 // inputs of each layer: x, h[0], h[1], h[2]
-	wt   []float32                   // scratch for a transposed weight matrix
+	mm   *gemm                       // the matrix products' packing buffers
 }
 
 func (net *embNet) newWorkspace(rows int) *workspace {
@@ -100,7 +101,7 @@ func (net *embNet) newWorkspace(rows int) *workspace {
 	ws.da[0] = make([]float32, rows*net.width)
 	ws.da[1] = make([]float32, rows*net.width)
 	ws.grad = make([]float32, len(net.params))
-	ws.wt = make([]float32, max(net.in, net.width, net.dim)*max(net.width, net.dim))
+	ws.mm = newGemm(bestKernel())
 	ws.gl = net.gradLayers(ws.grad)
 	ws.hl = [hiddenLayers + 1][]float32{ws.x, ws.h[0], ws.h[1], ws.h[2]}
 	return ws
@@ -117,18 +118,71 @@ func (net *embNet) forward(ws *workspace, r int) {
 		} else {
 			dst = ws.y[:r*ly.out]
 		}
-		for i := 0; i < r; i++ {
-			copy(dst[i*ly.out:(i+1)*ly.out], ly.b)
-		}
-		mulAdd(r, ly.out, ly.in, src, ly.w, dst)
-		if l < hiddenLayers {
-			for i, v := range dst {
-				if v < 0 {
-					dst[i] = 0
+		clear(dst)
+		ws.mm.mulAdd(r, ly.out, ly.in, matrix{data: src, stride: ly.in}, matrix{data: ly.w, stride: ly.out}, dst, ly.out)
+		addBias(dst, ly.b, l < hiddenLayers)
+	}
+}
+
+// addBias adds b to every row of x and, if relu is set, clamps negative
+// entries to zero. ReLU uses max rather than a branch: the signs are
+// random, so a branch would be mispredicted half the time.
+func addBias(x, b []float32, relu bool) {
+	parallelRange(len(x)/len(b), 64, func(r0, r1 int) {
+		for i := r0; i < r1; i++ {
+			row := x[i*len(b) : (i+1)*len(b)]
+			if relu {
+				for j, v := range row {
+					row[j] = max(v+b[j], 0)
+				}
+			} else {
+				for j, v := range row {
+					row[j] = v + b[j]
 				}
 			}
 		}
-	}
+	})
+}
+
+// maskReLU zeroes the entries of grad where the ReLU output act is zero:
+// ReLU passes no gradient there. act ≥ 0, so its bit pattern is zero exactly
+// where the ReLU clamped; the mask is built without a branch.
+func maskReLU(grad, act []float32) {
+	parallelRange(len(act), 1<<14, func(lo, hi int) {
+		g := grad[lo:hi]
+		for i, v := range act[lo:hi] {
+			b := math.Float32bits(v)
+			keep := -((b | -b) >> 31) // all ones where v ≠ 0, else zero
+			g[i] = math.Float32frombits(math.Float32bits(g[i]) & keep)
+		}
+	})
+}
+
+// columnSums writes the sums of the columns of x (rows of len(sums)
+// entries) into sums; each worker sums whole columns, in row order.
+func columnSums(sums, x []float32) {
+	cols := len(sums)
+	rows := len(x) / cols
+	clear(sums)
+	const colBlock = 64
+	parallel(runtime.GOMAXPROCS(0), (cols+colBlock-1)/colBlock, func(_, t int) {
+		c0, c1 := t*colBlock, min((t+1)*colBlock, cols)
+		out := sums[c0:c1]
+		for i := 0; i < rows; i++ {
+			for j, v := range x[i*cols+c0 : i*cols+c1] {
+				out[j] += v
+			}
+		}
+	})
+}
+
+// parallelRange runs f over [0, n) cut into ranges of grain, on GOMAXPROCS
+// goroutines.
+func parallelRange(n, grain int, f func(lo, hi int)) {
+	tasks := (n + grain - 1) / grain
+	parallel(min(runtime.GOMAXPROCS(0), tasks), tasks, func(_, t int) {
+		f(t*grain, min((t+1)*grain, n))
+	})
 }
 
 // backward computes ws.grad, the gradient of the loss with respect to the
@@ -141,28 +195,16 @@ func (net *embNet) backward(ws *workspace, r int) {
 		src := ws.hl[l][:r*ly.in]
 		// ∂W = srcᵀ·delta, ∂b = column sums of delta.
 		clear(g.w)
-		mulTransAdd(r, ly.out, ly.in, src, delta, g.w)
-		clear(g.b)
-		for i := 0; i < r; i++ {
-			row := delta[i*ly.out : (i+1)*ly.out]
-			for j, v := range row {
-				g.b[j] += v
-			}
-		}
+		ws.mm.mulAdd(ly.in, ly.out, r, matrix{data: src, stride: ly.in, trans: true}, matrix{data: delta, stride: ly.out}, g.w, ly.out)
+		columnSums(g.b, delta)
 		if l == 0 {
 			break // the input codes are constants: no gradient needed
 		}
 		// ∂(layer input) = delta·Wᵀ, masked by the ReLU that produced it.
 		next := ws.da[l%2][:r*ly.in]
 		clear(next)
-		wt := ws.wt[:ly.in*ly.out]
-		transpose(ly.in, ly.out, ly.w, wt)
-		mulAdd(r, ly.in, ly.out, delta, wt, next)
-		for i, v := range src {
-			if v <= 0 {
-				next[i] = 0
-			}
-		}
+		ws.mm.mulAdd(r, ly.in, ly.out, matrix{data: delta, stride: ly.out}, matrix{data: ly.w, stride: ly.out, trans: true}, next, ly.in)
+		maskReLU(next, src)
 		delta = next
 	}
 }

@@ -38,6 +38,9 @@ func (o *OENN) Model() *Model { return o.model }
 // Fit returns the embedding reached so far, with StopCanceled, together
 // with the context's error.
 func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if err := opt.RequireCPU("oenn"); err != nil {
+		return nil, err
+	}
 	if err := p.Check(true); err != nil {
 		return nil, err
 	}
@@ -74,8 +77,10 @@ func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 
 func init() {
 	embed.Register(embed.Info{
-		Name:    "oenn",
-		Version: 1,
+		Name: "oenn",
+		// Version 2: the packed matrix products (gemm.go) sum in a different
+		// order than version 1's axpy loops, so float32 results differ.
+		Version: 2,
 		Params:  embed.Params{"width": 0, "input": 0, "inputlen": 0},
 		Doc:     "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item index)",
 		New:     newFromParams,

@@ -228,6 +228,7 @@ func TestFitRejects(t *testing.T) {
 		{"negative learning rate", &OENN{}, embed.Problem{Dim: 2, Train: train}, embed.Options{LearningRate: -1}},
 		{"NaN learning rate", &OENN{}, embed.Problem{Dim: 2, Train: train}, embed.Options{LearningRate: math.NaN()}},
 		{"negative width", &OENN{Width: -3}, embed.Problem{Dim: 2, Train: train}, embed.Options{}},
+		{"cuda backend", &OENN{}, embed.Problem{Dim: 2, Train: train}, embed.Options{Backend: embed.BackendCUDA}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,28 +1,10 @@
 package tripletloss
 
-// useAVX2 selects the AVX2+FMA block loops of kernel_amd64.s, decided once
-// from CPUID; without them the portable loops run. Tests switch it off to
-// compare the two.
-var useAVX2 = hasAVX2FMA()
+import "github.com/oe-lab/oe/lib/internal/cpufeature"
 
-// hasAVX2FMA reports whether the CPU and OS support AVX2 and FMA3: CPUID
-// leaf 1 (FMA, OSXSAVE, AVX), XCR0 (XMM and YMM state saved) and leaf 7 (AVX2).
-func hasAVX2FMA() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	_, _, c1, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if c1&(fma|osxsave|avx) != fma|osxsave|avx {
-		return false
-	}
-	if xgetbv()&6 != 6 {
-		return false
-	}
-	_, b7, _, _ := cpuid(7, 0)
-	return b7&(1<<5) != 0
-}
+// useAVX2 selects the AVX2+FMA block loops of kernel_amd64.s; without them
+// the portable loops run. Tests switch it off to compare the two.
+var useAVX2 = cpufeature.AVX2FMA
 
 // blockDists is blockDistsGo in assembly, which also prefetches the x and g
 // rows of the triplet 8 further on in idx. The assembly trusts the indices
@@ -48,10 +30,6 @@ func (k *kernel) blockScatter(g []float32, idx []int32, coef []float32) {
 }
 
 // Implemented in kernel_amd64.s.
-
-func cpuid(eax, ecx uint32) (a, b, c, d uint32)
-
-func xgetbv() uint32
 
 //go:noescape
 func distsBlockAVX2(x, grad *float32, idx *int32, cnt, stride, ahead int, out *float32)

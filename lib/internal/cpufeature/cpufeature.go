@@ -1,0 +1,8 @@
+package cpufeature
+
+// AVX2FMA reports whether AVX2 and FMA3 can be used.
+var AVX2FMA bool
+
+// AVX512 reports whether AVX-512 Foundation (512-bit registers and opmasks)
+// can be used.
+var AVX512 bool
