@@ -7,7 +7,14 @@ endif
 
 GO ?= go
 
-.PHONY: all build test vet fmt bench reproduce cuda clean
+# The cuda build (lib/cuda) compiles against cuda.h only: Debian's
+# nvidia-cuda-dev puts it in /usr/include, NVIDIA's installer in
+# /usr/local/cuda/include (which lib/cuda adds itself). Point CUDA_INCLUDE
+# elsewhere for other layouts. libcuda is opened at run time, not linked.
+CUDA_INCLUDE ?=
+CUDA_ENV := $(if $(CUDA_INCLUDE),CGO_CFLAGS="-O2 -g -I$(CUDA_INCLUDE)")
+
+.PHONY: all build test vet fmt bench reproduce cuda cuda-tests ptx clean
 
 all: build
 
@@ -33,6 +40,27 @@ PROFILE ?= quick
 JOBS ?= 0
 reproduce: build
 	bin/oerun run --profile $(PROFILE) --jobs $(JOBS) experiments/*.go
+
+# cuda builds bin/oerun-cuda: oerun with the GPU backend (--backend cuda),
+# stripped (-s -w: 31 MB) so that it fits, with a dataset, in what a GPU
+# session can carry to the device machine.
+# The kernels' PTX is committed, so this needs cuda.h but not nvcc; the
+# binary runs anywhere and opens the NVIDIA driver when a cuda run asks.
+cuda:
+	$(CUDA_ENV) $(GO) build -tags cuda -ldflags='-s -w' -o bin/oerun-cuda ./cmd/oerun
+	$(CUDA_ENV) $(GO) vet -tags cuda ./...
+
+# cuda-tests builds the cuda-tagged test binaries (parity tests of every
+# kernel against its CPU twin) into bin/, to run on a machine without Go:
+# bin/cuda.test -test.v, etc. They skip where no device answers.
+cuda-tests:
+	for p in cuda tripletloss gram; do \
+		$(CUDA_ENV) $(GO) test -tags cuda -c -ldflags='-s -w' -o bin/$$p-cuda.test ./lib/$$p || exit 1; \
+	done
+
+# ptx regenerates lib/cuda/kernels.ptx from kernels.cu (needs nvcc).
+ptx:
+	$(GO) generate ./lib/cuda
 
 clean:
 	rm -rf bin

@@ -31,17 +31,23 @@ var benchSizes = []struct {
 }
 
 func benchCommand(args []string) error {
-	fs := newFlags("bench", "[--algorithm soe] [--sizes char,usps] [--epochs 5] [--threads N]")
+	fs := newFlags("bench", "[--algorithm soe] [--sizes char,usps] [--epochs 5] [--threads N] | --gpu-suite [--suite mnist,covtype]")
 	algName := fs.String("algorithm", "soe", "triplet-loss method: soe, ste, tste or cklx")
 	sizes := fs.String("sizes", "char,usps", "comma-separated inputs to time: char, usps")
 	epochs := fs.Int("epochs", 5, "timed epochs per size (after one warm-up epoch)")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores)")
 	seed := fs.Uint64("seed", 1, "seed of the synthetic triplets and embedding")
+	gpuSuite := fs.Bool("gpu-suite", false, "instead: the GPU targets of bench/gpu.md (SOE to the stopping rule at MNIST and COVTYPE size on the cuda backend)")
+	suite := fs.String("suite", "mnist,covtype", "with --gpu-suite: which of mnist, covtype to run")
+	profileEpochs := fs.Int("profile-epochs", 3, "with --gpu-suite: epochs of the per-kernel timing run after each fit (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *gpuSuite {
+		return gpuSuiteCommand(*algName, strings.Split(*suite, ","), *profileEpochs, *seed)
 	}
 	if *epochs < 1 {
 		return fmt.Errorf("--epochs must be ≥ 1, got %d", *epochs)

@@ -65,6 +65,8 @@ func embedCommand(args []string) error {
 	lr := fs.Float64("lr", 0, "learning rate (0: the method's default, 1 for SOE/STE/t-STE/CKL-x)")
 	batch := fs.Int("batch", 0, "batch size in triplets (0: min(#triplets, 1,000,000))")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores)")
+	backend := fs.String("backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx on an NVIDIA GPU, in a binary built by make cuda) "+
+		"or auto (cuda where the method and this binary and machine support it, else cpu)")
 	noStop := fs.Bool("no-stop", false, "run all --epochs, ignoring the stopping rule")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	extendModel := fs.String("extend", "", "OENN model file: embed the new items of --triplets with the out-of-sample extension")
@@ -105,6 +107,15 @@ func embedCommand(args []string) error {
 	if info.Active {
 		return fmt.Errorf("%s is an active method: it queries an oracle and cannot learn from a triplet file", info.Name)
 	}
+	// Resolved and checked before the triplets are read, so that a backend
+	// that cannot run fails at once, saying why.
+	be, err := info.ResolveBackend(*backend)
+	if err != nil {
+		return err
+	}
+	if err := info.Available(be); err != nil {
+		return err
+	}
 	alg, err := embed.New(info.Name, embed.Params(params))
 	if err != nil {
 		return err
@@ -114,7 +125,7 @@ func embedCommand(args []string) error {
 		return err
 	}
 
-	opt := embed.Options{Seed: *seed, MaxEpochs: *epochs, LearningRate: *lr, BatchSize: *batch, Threads: *threads}
+	opt := embed.Options{Seed: *seed, MaxEpochs: *epochs, LearningRate: *lr, BatchSize: *batch, Threads: *threads, Backend: be}
 	if *noStop {
 		opt.Stop = embed.DefaultStopRule()
 		opt.Stop.Disabled = true
@@ -157,8 +168,8 @@ func embedCommand(args []string) error {
 		}
 	}
 	rows, _ := res.Embedding.Dims()
-	fmt.Fprintf(os.Stderr, "%s: %d items in %d dimensions from %d triplets: %d epochs (%s), %v (time to converge %v) → %s\n",
-		info.Name, rows, *dim, train.Len(), res.Epochs, res.StopReason,
+	fmt.Fprintf(os.Stderr, "%s on %s: %d items in %d dimensions from %d triplets: %d epochs (%s), %v (time to converge %v) → %s\n",
+		info.Name, be, rows, *dim, train.Len(), res.Epochs, res.StopReason,
 		roundDuration(res.Elapsed), roundDuration(res.TimeToConverge), *out)
 	return nil
 }

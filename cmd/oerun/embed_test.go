@@ -72,6 +72,8 @@ func TestEmbedCommandRejectsBadInput(t *testing.T) {
 		{"bad parameter syntax", []string{"--param", "mu"}, "name=value"},
 		{"missing file", []string{"--triplets", filepath.Join(dir, "none.csv")}, "none.csv"},
 		{"diverging run", []string{"--lr", "1e38"}, "epoch 1"},
+		{"unknown backend", []string{"--backend", "tpu"}, `unknown backend "tpu"`},
+		{"cuda for a CPU-only method", []string{"--algorithm", "gnmds", "--backend", "cuda"}, "gnmds is not supported on cuda"},
 	}
 	for _, tc := range tests {
 		err := embedCommand(append(append([]string{}, base...), tc.args...))
@@ -84,12 +86,37 @@ func TestEmbedCommandRejectsBadInput(t *testing.T) {
 	}
 }
 
+// TestEmbedCommandBackends: where CUDA cannot run, --backend cuda fails
+// with the reason and auto falls back to the CPU.
+func TestEmbedCommandBackends(t *testing.T) {
+	info, err := embed.Lookup("soe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := info.Available("cuda")
+	if why == nil {
+		t.Skip("CUDA works here")
+	}
+	dir := t.TempDir()
+	trips := writeTriplets(t, dir, 40, 500)
+	out := filepath.Join(dir, "e.csv")
+	args := []string{"--triplets", trips, "--out", out, "--quiet", "--epochs", "3"}
+	if err := embedCommand(append(args, "--backend", "cuda")); err == nil || !strings.Contains(err.Error(), why.Error()) {
+		t.Errorf("--backend cuda: error %v, want %v", err, why)
+	}
+	if err := embedCommand(append(args, "--backend", "auto")); err != nil {
+		t.Errorf("--backend auto: %v", err)
+	}
+}
+
 func TestBenchCommandRejectsBadFlags(t *testing.T) {
 	tests := [][]string{
 		{"--epochs", "0"},
 		{"--threads", "-1"},
 		{"--sizes", "mnist"},
 		{"--algorithm", "nope"},
+		{"--gpu-suite", "--suite", "usps"},
+		{"--gpu-suite", "--profile-epochs", "-1"},
 	}
 	for _, args := range tests {
 		if err := benchCommand(args); err == nil {

@@ -73,6 +73,12 @@ type Options struct {
 	BatchSize int
 	// Threads is the number of worker goroutines (0: GOMAXPROCS).
 	Threads int
+	// Backend is where the method runs: BackendCPU (or ""), BackendCUDA
+	// ("gpu" is accepted as an alias) or BackendAuto. A method without a
+	// GPU implementation given BackendCUDA fails with NotSupported; a GPU
+	// run is not bit-for-bit reproducible (its gradient sums use atomic
+	// additions in no fixed order).
+	Backend string
 	// Stop is the stopping rule; the zero value means DefaultStopRule().
 	Stop StopRule
 	// Progress, when set, is called after every epoch with its trace entry.

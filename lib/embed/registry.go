@@ -28,6 +28,10 @@ type Info struct {
 	// Doc is a one-line description.
 	Doc string
 	New Factory
+	// Backends maps each backend besides cpu that the method runs on
+	// (BackendCUDA) to a probe that returns nil when it works in this
+	// binary on this machine, else why not. Nil for CPU-only methods.
+	Backends map[string]func() error
 }
 
 var (

@@ -52,6 +52,9 @@ type run struct {
 // initial K = 0.1·X₀X₀ᵀ, X₀ uniform in [0,1) (gaussian when normalInit), as in
 // the authors' code.
 func newRun(ctx context.Context, method string, obj objective, p embed.Problem, opt embed.Options, normalInit bool) (*run, error) {
+	if err := opt.RequireCPU(method); err != nil {
+		return nil, err
+	}
 	if err := p.Check(true); err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}

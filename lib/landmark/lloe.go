@@ -185,6 +185,9 @@ func (l *LLOE) Budget(n, d int) (int64, error) {
 // Fit embeds the oracle's items in p.Dim dimensions.
 func (l *LLOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	start := time.Now()
+	if err := opt.RequireCPU("lloe"); err != nil {
+		return nil, err
+	}
 	if err := p.Check(false); err != nil {
 		return nil, fmt.Errorf("lloe: %w", err)
 	}

@@ -121,6 +121,9 @@ func (l *LOE) Budget(n, d int) (int64, error) {
 // Fit embeds the oracle's items in p.Dim dimensions.
 func (l *LOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	start := time.Now()
+	if err := opt.RequireCPU("loe"); err != nil {
+		return nil, err
+	}
 	if err := p.Check(false); err != nil {
 		return nil, fmt.Errorf("loe: %w", err)
 	}

@@ -82,6 +82,25 @@ func (a *Adam) NextStep() error {
 	return nil
 }
 
+// Constants are the float32 constants of one step, in the update
+//
+//	x ← x − StepSize · m / (√v̂ / BC2Sqrt + Eps)
+//
+// with the moments decaying by Beta1 and Beta2.
+type Constants struct {
+	StepSize, BC2Sqrt, Beta1, Beta2, Eps float32
+	AMSGrad                              bool
+}
+
+// Constants returns the constants of the step begun by the last NextStep.
+// A port of UpdateRange (lib/cuda's Adam kernel) takes them from here, so
+// that it rounds exactly as UpdateRange does and needs no moments on the
+// host: an Adam of size 0 then just keeps the step count and
+// hyper-parameters.
+func (a *Adam) Constants() Constants {
+	return Constants{StepSize: a.stepSize, BC2Sqrt: a.bc2Sqrt, Beta1: a.b1, Beta2: a.b2, Eps: a.eps, AMSGrad: a.AMSGrad}
+}
+
 // UpdateRange applies the current step to x, the parameters off..off+len(x)-1,
 // with their gradient g. Calls on disjoint ranges may run concurrently.
 func (a *Adam) UpdateRange(x, g []float32, off int) {

@@ -137,3 +137,50 @@ func TestAdamRejectsBadSettings(t *testing.T) {
 		t.Error("Step with the wrong size accepted")
 	}
 }
+
+// TestConstantsReproduceUpdate replays UpdateRange from Constants alone, as
+// lib/cuda's Adam kernel does, and requires the same bits.
+func TestConstantsReproduceUpdate(t *testing.T) {
+	for _, amsgrad := range []bool{true, false} {
+		ref, err := NewAdam(3, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref.AMSGrad = amsgrad
+		sched, err := NewAdam(0, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sched.AMSGrad = amsgrad
+		x := []float32{1, -2, 0.25}
+		y := append([]float32(nil), x...)
+		var m, v, vmax [3]float32
+		for _, g := range [][]float32{{3, -1, 0}, {0.5, 2, -4}, {-0.1, 0, 7}} {
+			if err := ref.Step(x, g); err != nil {
+				t.Fatal(err)
+			}
+			if err := sched.NextStep(); err != nil {
+				t.Fatal(err)
+			}
+			k := sched.Constants()
+			if k.AMSGrad != amsgrad {
+				t.Fatalf("Constants().AMSGrad = %v, want %v", k.AMSGrad, amsgrad)
+			}
+			for e, ge := range g {
+				m[e] = k.Beta1*m[e] + (1-k.Beta1)*ge
+				v[e] = k.Beta2*v[e] + (1-k.Beta2)*ge*ge
+				den := v[e]
+				if k.AMSGrad {
+					vmax[e] = max(vmax[e], v[e])
+					den = vmax[e]
+				}
+				y[e] -= k.StepSize * m[e] / (sqrt32(den)/k.BC2Sqrt + k.Eps)
+			}
+		}
+		for e := range x {
+			if math.Float32bits(x[e]) != math.Float32bits(y[e]) {
+				t.Errorf("amsgrad=%v: parameter %d: UpdateRange %v, replay from Constants %v", amsgrad, e, x[e], y[e])
+			}
+		}
+	}
+}

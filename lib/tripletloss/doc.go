@@ -36,4 +36,21 @@
 // 100,000 training triplets is measured, also once before the first epoch, and
 // the run stops when it changed by less than 0.005 since the previous check)
 // or after MaxEpochs, 1000 by default.
+//
+// # GPU backend
+//
+// With Options.Backend "cuda" (or "auto" where CUDA works) the same training
+// loop drives a GPU trainer instead of the CPU kernel, in a binary built
+// with -tags cuda (make cuda; elsewhere it fails with "built without
+// CUDA"). It runs on lib/cuda: the embedding, its gradient, Adam's moments
+// and the triplets (int32) are copied to the device once; a step is one
+// kernel computing every triplet's loss and partials (the functions of
+// loss.go, ported) and scattering the gradient with atomicAdd, then one
+// Adam kernel with lib/optim's step constants; only the batch loss comes
+// back. The stopping rule's subset error and the divergence check also run
+// on the device. Batches, initialisation, learning rate and stopping rule
+// are the CPU's, so the two backends follow the same protocol; a GPU run
+// is deterministic up to the order of its atomic additions, not bit for
+// bit. FitGPU additionally draws the training triplets on the device and
+// reports device memory and per-kernel times (oerun bench --gpu-suite).
 package tripletloss

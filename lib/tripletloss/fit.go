@@ -45,48 +45,97 @@ func (r run) fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embe
 	if err := p.Check(true); err != nil {
 		return nil, fmt.Errorf("%s: %w", r.name, err)
 	}
-	lr, err := opt.LR(DefaultLearningRate)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.name, err)
-	}
-	if opt.MaxEpochs < 0 {
-		return nil, fmt.Errorf("%s: MaxEpochs must be ≥ 0, got %d", r.name, opt.MaxEpochs)
-	}
-	if opt.BatchSize < 0 {
-		return nil, fmt.Errorf("%s: batch size must be ≥ 0, got %d", r.name, opt.BatchSize)
-	}
-	if opt.Threads < 0 {
-		return nil, fmt.Errorf("%s: thread count must be ≥ 0, got %d", r.name, opt.Threads)
-	}
 	n, d := p.Items(), p.Dim
 	idx := p.Train.Idx
 	m := p.Train.Len()
-	maxEpochs := opt.MaxEpochs
-	if maxEpochs == 0 {
-		maxEpochs = DefaultMaxEpochs
+	set, err := r.settings(opt, m)
+	if err != nil {
+		return nil, err
 	}
-	batch := min(m, DefaultBatchSize)
-	if opt.BatchSize > 0 {
-		batch = min(m, opt.BatchSize)
+	backend, err := r.backend(opt.Backend)
+	if err != nil {
+		return nil, err
 	}
-	threads := opt.Threads
-	if threads == 0 {
-		threads = defaultThreads()
+	rule := opt.Stop.OrDefault()
+	x0 := initialEmbedding(n, d, r.initScale, opt.Seed)
+	sel := subsetPositions(m, rule.SubsetSize, opt.Seed)
+	var tr trainer
+	if backend == embed.BackendCUDA {
+		tr, err = newGPUTrainer(r.loss, x0, n, d, set.lr, idx, sel)
+	} else {
+		tr, err = newCPUTrainer(r.loss, x0, n, d, set.threads, set.lr, idx, sel)
 	}
-	// More workers than triplets in a batch would only add empty shares.
-	threads = max(1, min(threads, batch))
-
-	k, err := newKernel(r.loss, initialEmbedding(n, d, r.initScale, opt.Seed), n, d, threads, lr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.name, err)
 	}
+	defer tr.close()
+	return r.train(ctx, tr, m, set, opt, start)
+}
 
-	rule := opt.Stop.OrDefault()
-	tracker := embed.NewTracker(rule)
-	subset := subsetOf(idx, m, rule.SubsetSize, opt.Seed)
+// settings are a fit's options resolved against the method's defaults.
+type settings struct {
+	lr                        float64
+	maxEpochs, batch, threads int
+}
+
+// settings validates opt and resolves it for a fit on m triplets.
+func (r run) settings(opt embed.Options, m int) (settings, error) {
+	lr, err := opt.LR(DefaultLearningRate)
+	if err != nil {
+		return settings{}, fmt.Errorf("%s: %w", r.name, err)
+	}
+	if opt.MaxEpochs < 0 {
+		return settings{}, fmt.Errorf("%s: MaxEpochs must be ≥ 0, got %d", r.name, opt.MaxEpochs)
+	}
+	if opt.BatchSize < 0 {
+		return settings{}, fmt.Errorf("%s: batch size must be ≥ 0, got %d", r.name, opt.BatchSize)
+	}
+	if opt.Threads < 0 {
+		return settings{}, fmt.Errorf("%s: thread count must be ≥ 0, got %d", r.name, opt.Threads)
+	}
+	s := settings{lr: lr, maxEpochs: opt.MaxEpochs, batch: min(m, DefaultBatchSize), threads: opt.Threads}
+	if s.maxEpochs == 0 {
+		s.maxEpochs = DefaultMaxEpochs
+	}
+	if opt.BatchSize > 0 {
+		s.batch = min(m, opt.BatchSize)
+	}
+	if s.threads == 0 {
+		s.threads = defaultThreads()
+	}
+	// More workers than triplets in a batch would only add empty shares.
+	s.threads = max(1, min(s.threads, s.batch))
+	return s, nil
+}
+
+// backend resolves Options.Backend for this method: auto becomes cuda when
+// CUDA works here (cudaAvailable), else cpu.
+func (r run) backend(name string) (string, error) {
+	b, err := embed.ParseBackend(name)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", r.name, err)
+	}
+	if b == embed.BackendAuto {
+		b = embed.BackendCPU
+		if cudaAvailable() == nil {
+			b = embed.BackendCUDA
+		}
+	}
+	return b, nil
+}
+
+// train runs the epochs of a fit on tr's m triplets in batches of
+// set.batch, until the stopping rule fires or after set.maxEpochs.
+func (r run) train(ctx context.Context, tr trainer, m int, set settings, opt embed.Options, start time.Time) (*embed.Result, error) {
+	maxEpochs, batch := set.maxEpochs, set.batch
+	tracker := embed.NewTracker(opt.Stop.OrDefault())
 	// The authors measure the error once before training, so the first
 	// check after Every epochs already compares against something.
-	tracker.Observe(k.tripletError(subset), 0)
+	e0, err := tr.subsetError()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.name, err)
+	}
+	tracker.Observe(e0, 0)
 
 	res := &embed.Result{StopReason: embed.StopMaxEpochs, Trace: make([]embed.Epoch, 0, min(maxEpochs, 4096))}
 	for epoch := 1; epoch <= maxEpochs; epoch++ {
@@ -94,23 +143,31 @@ func (r run) fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embe
 		for from := 0; from < m; from += batch {
 			if err := ctx.Err(); err != nil {
 				res.StopReason = embed.StopCanceled
-				return r.finish(res, k, start, tracker), fmt.Errorf("%s: epoch %d: %w", r.name, epoch, err)
+				if ferr := r.finish(res, tr, start, tracker); ferr != nil {
+					return nil, ferr
+				}
+				return res, fmt.Errorf("%s: epoch %d: %w", r.name, epoch, err)
 			}
-			to := min(from+batch, m)
-			l, err := k.step(idx[3*from : 3*to])
+			l, err := tr.step(from, min(from+batch, m))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", r.name, err)
 			}
 			loss += l
 		}
-		if math.IsNaN(loss) || math.IsInf(loss, 0) || !allFinite(k.x) {
+		finite, err := tr.finite()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.name, err)
+		}
+		if math.IsNaN(loss) || math.IsInf(loss, 0) || !finite {
 			return nil, embed.Diverged(r.name, epoch)
 		}
 		elapsed := time.Since(start)
 		e := embed.Epoch{Epoch: epoch, Loss: loss / float64(m), TrainError: math.NaN(), Elapsed: elapsed}
 		stop := false
 		if tracker.Due(epoch) {
-			e.TrainError = k.tripletError(subset)
+			if e.TrainError, err = tr.subsetError(); err != nil {
+				return nil, fmt.Errorf("%s: %w", r.name, err)
+			}
 			stop = tracker.Observe(e.TrainError, elapsed.Seconds())
 		}
 		res.Trace = append(res.Trace, e)
@@ -123,15 +180,22 @@ func (r run) fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embe
 			break
 		}
 	}
-	return r.finish(res, k, start, tracker), nil
+	if err := r.finish(res, tr, start, tracker); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // finish copies the embedding out and fills in the timings.
-func (r run) finish(res *embed.Result, k *kernel, start time.Time, t *embed.Tracker) *embed.Result {
-	res.Embedding = mat.NewDense(k.n, k.d, k.embedding())
+func (r run) finish(res *embed.Result, tr trainer, start time.Time, t *embed.Tracker) error {
+	emb, err := tr.embedding()
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.name, err)
+	}
+	res.Embedding = mat.NewDense(len(emb)/tr.dim(), tr.dim(), emb)
 	res.Elapsed = time.Since(start)
 	res.TimeToConverge = time.Duration(t.TimeToConverge() * float64(time.Second))
-	return res
+	return nil
 }
 
 // initialEmbedding draws X uniform in [0, scale)^(n×d) from the seed.
@@ -144,19 +208,19 @@ func initialEmbedding(n, d int, scale float64, seed uint64) []float32 {
 	return x
 }
 
-// subsetOf draws the stopping rule's fixed subset of size training triplets,
-// with replacement as the authors do; all of them when size ≥ m.
-func subsetOf(idx []int32, m, size int, seed uint64) []int32 {
+// subsetPositions draws the stopping rule's fixed subset of size training
+// triplets as positions in the set, with replacement as the authors do; nil
+// (meaning all m) when size ≥ m.
+func subsetPositions(m, size int, seed uint64) []int32 {
 	if size >= m {
-		return idx[:3*m]
+		return nil
 	}
 	rng := rand.New(rand.NewPCG(seed, streamSubset))
-	sub := make([]int32, 3*size)
-	for s := 0; s < size; s++ {
-		t := rng.IntN(m)
-		copy(sub[3*s:3*s+3], idx[3*t:3*t+3])
+	sel := make([]int32, size)
+	for s := range sel {
+		sel[s] = int32(rng.IntN(m))
 	}
-	return sub
+	return sel
 }
 
 func defaultThreads() int { return runtime.GOMAXPROCS(0) }

@@ -133,9 +133,12 @@ func orDefault(v, def float64) float64 {
 	return v
 }
 
+// gpuBackends are the backends besides cpu that the four methods run on.
+var gpuBackends = map[string]func() error{embed.BackendCUDA: cudaAvailable}
+
 func init() {
 	embed.Register(embed.Info{
-		Name: "soe", Version: version, Params: embed.Params{"margin": DefaultMargin},
+		Name: "soe", Version: version, Backends: gpuBackends, Params: embed.Params{"margin": DefaultMargin},
 		Doc: "Soft Ordinal Embedding: hinge on distances, Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			s := SOE{Margin: p.Get("margin", DefaultMargin)}
@@ -146,12 +149,12 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "ste", Version: version, Params: embed.Params{},
+		Name: "ste", Version: version, Backends: gpuBackends, Params: embed.Params{},
 		Doc: "Stochastic Triplet Embedding (Gaussian kernel), Adam",
 		New: func(embed.Params) (embed.Algorithm, error) { return STE{}, nil },
 	})
 	embed.Register(embed.Info{
-		Name: "tste", Version: version, Params: embed.Params{"alpha": 0},
+		Name: "tste", Version: version, Backends: gpuBackends, Params: embed.Params{"alpha": 0},
 		Doc: "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			t := TSTE{Alpha: p.Get("alpha", 0)}
@@ -164,7 +167,7 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "cklx", Version: version, Params: embed.Params{"mu": DefaultMu},
+		Name: "cklx", Version: version, Backends: gpuBackends, Params: embed.Params{"mu": DefaultMu},
 		Doc: "Crowd Kernel Learning probabilities optimised over X (CKL-x), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			c := CKLX{Mu: p.Get("mu", DefaultMu)}

@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"sync"
@@ -59,11 +58,13 @@ func deriveSeeds(c job.Config) seeds {
 
 // Run computes the run c on the given number of threads.
 func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
-	if c.Backend == job.GPU {
-		return nil, errors.New("backend gpu: no GPU implementation is linked into this build")
-	}
 	info, err := embed.Lookup(c.Algorithm)
 	if err != nil {
+		return nil, err
+	}
+	// Before loading data: a cuda run in a build or on a machine without
+	// CUDA fails at once, with the reason.
+	if err := info.Available(c.Backend); err != nil {
 		return nil, err
 	}
 	alg, err := embed.New(c.Algorithm, c.Params)
@@ -97,7 +98,7 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	}
 	setupSecs := time.Since(setup).Seconds()
 	res, err := alg.Fit(ctx, prob, embed.Options{Seed: sd.fit, MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate,
-		BatchSize: c.BatchSize, Threads: threads})
+		BatchSize: c.BatchSize, Threads: threads, Backend: c.Backend})
 	if err != nil {
 		return nil, err
 	}

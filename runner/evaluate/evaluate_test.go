@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	_ "github.com/oe-lab/oe/lib/algorithms"
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 	"github.com/oe-lab/oe/runner/job"
 )
@@ -80,7 +81,8 @@ func TestRunErrors(t *testing.T) {
 		edit func(*job.Config)
 		want string
 	}{
-		{"gpu backend", func(c *job.Config) { c.Backend = job.GPU }, "backend gpu"},
+		{"cuda for a CPU-only method", func(c *job.Config) { c.Algorithm, c.Backend = "gnmds", job.CUDA }, "not supported on cuda"},
+		{"unknown backend", func(c *job.Config) { c.Backend = "tpu" }, `unknown backend "tpu"`},
 		{"unknown dataset", func(c *job.Config) { c.Dataset = "nope" }, `unknown dataset "nope"`},
 		{"unknown algorithm", func(c *job.Config) { c.Algorithm = "nope" }, `unknown algorithm "nope"`},
 	}
@@ -93,6 +95,26 @@ func TestRunErrors(t *testing.T) {
 				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestRunCUDAUnavailable asks for cuda where it cannot run: the error says
+// why (no CUDA in the build, or no device), before any data is loaded.
+func TestRunCUDAUnavailable(t *testing.T) {
+	info, err := embed.Lookup("soe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Available(job.CUDA) == nil {
+		t.Skip("CUDA works here; the unavailable path cannot be exercised")
+	}
+	for _, b := range []string{"cuda", "gpu"} {
+		c := config("no-such-dataset")
+		c.Backend = b
+		_, err := New().Run(context.Background(), c, 1)
+		if err == nil || !strings.Contains(err.Error(), "soe on cuda") {
+			t.Fatalf("backend %s: error = %v, want it to name soe on cuda", b, err)
+		}
 	}
 }
 

@@ -6,11 +6,13 @@ import (
 	"fmt"
 )
 
-// TryBackend asks the evaluation whether runs on a backend ("cpu", "gpu")
-// work in this build on this machine: it fits SOE to 16 uniform points for
-// one epoch on that backend, storing nothing, and returns why that failed
-// (nil when it worked). Scripts declare GPU runs only when it returns nil,
-// so that a build without a GPU backend records no failed runs.
+// TryBackend asks the evaluation whether runs on a backend ("cpu", "cuda",
+// its alias "gpu", or "auto") work in this build on this machine: it fits
+// SOE to 16 uniform points for one epoch on that backend, storing nothing,
+// and returns why that failed (nil when it worked): for cuda in a binary
+// built without it (make cuda builds one) or without a device, the reason.
+// Scripts declare GPU runs only when it returns nil, so that such a build
+// records no failed runs.
 func (e *Experiment) TryBackend(backend string) error {
 	r := Run{Dataset: "uniform", N: 16, Lambda: 1, Algorithm: "soe", Dim: 2, MaxEpochs: 1, Seed: 1, Backend: backend}
 	c, err := r.config(r.Dataset).Normalize()

@@ -24,10 +24,15 @@ const EvalVersion = 1
 // which the test triplet error is measured.
 const DefaultTestTriplets = 10_000
 
-// Backends a run can ask for.
+// Backends a run's config holds after Normalize: the canonical names of
+// lib/embed. A config may also say "gpu" (an alias of cuda) or "auto"
+// (cuda where the algorithm and this machine support it, else cpu);
+// Normalize resolves both, so that the cache key and the runs table name
+// the backend that actually runs. A cpu run's key is the same as before
+// cuda existed: its canonical JSON is unchanged.
 const (
-	CPU = "cpu"
-	GPU = "gpu"
+	CPU  = embed.BackendCPU
+	CUDA = embed.BackendCUDA
 )
 
 // Config is one run. Zero values mean "the default" where a field says so.
@@ -65,7 +70,7 @@ type Config struct {
 	// of one setting differ in Rep.
 	Seed uint64 `json:"seed"`
 	Rep  int    `json:"rep"`
-	// Backend is CPU (default) or GPU.
+	// Backend is CPU (default), CUDA ("gpu" is an alias) or "auto".
 	Backend string `json:"backend"`
 }
 
@@ -90,10 +95,6 @@ func (c Config) Normalize() (Canonical, error) {
 	c.StandsInFor = strings.ToLower(strings.TrimSpace(c.StandsInFor))
 	c.Algorithm = strings.ToLower(strings.TrimSpace(c.Algorithm))
 	c.Noise = strings.ToLower(strings.TrimSpace(c.Noise))
-	c.Backend = strings.ToLower(strings.TrimSpace(c.Backend))
-	if c.Backend == "" {
-		c.Backend = CPU
-	}
 	if c.TestTriplets == 0 {
 		c.TestTriplets = DefaultTestTriplets
 	}
@@ -106,6 +107,9 @@ func (c Config) Normalize() (Canonical, error) {
 	info, err := embed.Lookup(c.Algorithm)
 	if err != nil {
 		return Canonical{}, err
+	}
+	if c.Backend, err = info.ResolveBackend(c.Backend); err != nil {
+		return Canonical{}, fmt.Errorf("job: %w", err)
 	}
 	params := make(map[string]float64, len(info.Params))
 	for k, v := range info.Params {
@@ -149,8 +153,6 @@ func (c Config) check() error {
 		return fmt.Errorf("job: negative data_dim, pca, max_epochs, batch_size, test_triplets or rep in %+v", c)
 	case math.IsNaN(c.LearningRate) || math.IsInf(c.LearningRate, 0) || c.LearningRate < 0:
 		return fmt.Errorf("job: learning rate = %v, must be finite and ≥ 0", c.LearningRate)
-	case c.Backend != CPU && c.Backend != GPU:
-		return fmt.Errorf("job: backend %q, want cpu or gpu", c.Backend)
 	}
 	noise := triplets.Noise{Model: triplets.NoiseModel(c.Noise), Level: c.NoiseLevel}
 	if err := noise.Check(); err != nil {

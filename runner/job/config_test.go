@@ -10,9 +10,16 @@ import (
 	"github.com/oe-lab/oe/lib/embed"
 )
 
+// errNoDevice is the fake algorithms' CUDA probe answer on "this machine".
+var errNoDevice = errors.New("test: no CUDA device")
+
 func init() {
-	embed.Register(embed.Info{Name: "jobfake", Version: 2, Params: embed.Params{"mu": 0.1, "rho": 2},
-		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
+	notRunnable := func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }
+	embed.Register(embed.Info{Name: "jobfake", Version: 2, Params: embed.Params{"mu": 0.1, "rho": 2}, New: notRunnable,
+		Backends: map[string]func() error{embed.BackendCUDA: func() error { return errNoDevice }}})
+	embed.Register(embed.Info{Name: "jobgpu", Version: 1, Params: embed.Params{}, New: notRunnable,
+		Backends: map[string]func() error{embed.BackendCUDA: func() error { return nil }}})
+	embed.Register(embed.Info{Name: "jobcpu", Version: 1, Params: embed.Params{}, New: notRunnable})
 }
 
 func base() Config {
@@ -29,6 +36,7 @@ func TestKeyIgnoresSpelling(t *testing.T) {
 		{"explicit default parameter", func(c *Config) { c.Params = map[string]float64{"mu": 0.1} }},
 		{"explicit default backend and test size", func(c *Config) { c.Backend, c.TestTriplets = "cpu", 10000 }},
 		{"noise spelled none", func(c *Config) { c.Noise = "none" }},
+		{"auto without a working device", func(c *Config) { c.Backend = "auto" }},
 		{"λ as 2.0", func(c *Config) { c.Lambda = 4.0 / 2 }},
 	}
 	for _, tc := range same {
@@ -60,6 +68,61 @@ func TestKeyIgnoresSpelling(t *testing.T) {
 				t.Errorf("key unchanged")
 			}
 		})
+	}
+}
+
+// TestCPUKeyUnchanged pins a cpu run's key to its value before the cuda
+// backend existed, so that results.db's cpu runs keep hitting the cache.
+func TestCPUKeyUnchanged(t *testing.T) {
+	const want = "ab182a7759574c7291d73d9894eadbb5e13a1c206a2e5341b9d369c41cde37f1"
+	for _, b := range []string{"", "cpu", " CPU "} {
+		c := base()
+		c.Backend = b
+		if k := mustKey(t, c); k != want {
+			t.Errorf("backend %q: key %s, want %s", b, k, want)
+		}
+	}
+}
+
+func TestBackendNormalisation(t *testing.T) {
+	tests := []struct {
+		algorithm, backend string
+		want               string // canonical backend, or "error: " and part of the message
+	}{
+		{"jobfake", "", "cpu"},
+		{"jobfake", "CPU", "cpu"},
+		{"jobfake", "cuda", "cuda"},
+		{"jobfake", " GPU ", "cuda"},
+		{"jobfake", "auto", "cpu"},
+		{"jobgpu", "auto", "cuda"},
+		{"jobcpu", "auto", "cpu"},
+		{"jobcpu", "cuda", "error: not supported on cuda"},
+		{"jobcpu", "gpu", "error: not supported on cuda"},
+		{"jobfake", "tpu", `error: unknown backend "tpu"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.algorithm+"/"+tc.backend, func(t *testing.T) {
+			c := base()
+			c.Algorithm, c.Backend, c.Params = tc.algorithm, tc.backend, nil
+			n, err := c.Normalize()
+			if want, ok := strings.CutPrefix(tc.want, "error: "); ok {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Fatalf("error = %v, want it to contain %q", err, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n.Config.Backend != tc.want || !strings.Contains(string(n.JSON), `"backend":"`+tc.want+`"`) {
+				t.Errorf("backend %q normalised to %q (%s), want %q", tc.backend, n.Config.Backend, n.JSON, tc.want)
+			}
+		})
+	}
+	gpu, cuda := base(), base()
+	gpu.Backend, cuda.Backend = "gpu", "cuda"
+	if mustKey(t, gpu) != mustKey(t, cuda) {
+		t.Error("gpu and cuda runs have different keys")
 	}
 }
 

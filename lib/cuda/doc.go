@@ -1,0 +1,38 @@
+// Package cuda is oe's low-level GPU layer: a CUDA context on one device,
+// device buffers, and launches of the kernels of kernels.cu. It knows
+// nothing about ordinal embedding methods; lib/tripletloss builds its GPU
+// trainer on it, and lib/gram's gradient has a port here.
+//
+// Everything but this file is behind the build tag cuda, so an ordinary
+// build neither needs nor links any CUDA code. `go build -tags cuda` needs
+// the CUDA driver API header cuda.h (Debian: nvidia-cuda-dev; NVIDIA's
+// installer: /usr/local/cuda/include) and nothing else: not nvcc, since the
+// kernels' PTX is committed (kernels.ptx) and embedded, and not libcuda at
+// link time, since the driver library libcuda.so.1 is opened with dlopen on
+// first use. A cuda build therefore starts on any machine, and without the
+// NVIDIA driver or a device Open returns an error that says which is
+// missing. (gorgonia.org/cu, the binding first planned, links libcuda and
+// calls os.Exit(1) from its package initialiser when cuInit fails, so a
+// binary using it cannot even run on the CPU of a machine without a GPU.)
+//
+// The PTX targets compute capability 7.0 (Volta) and is compiled to the
+// device's instruction set by the driver when the module loads; it needs a
+// driver of CUDA 11.8 or newer (PTX ISA 7.8). Regenerate it after editing
+// kernels.cu with
+//
+//	go generate ./lib/cuda
+//
+// Kernels are compiled with -fmad=false so that their float arithmetic
+// rounds as Go's does; every kernel has a CPU twin in the Go code (named in
+// its wrapper's comment) and a parity test that runs where a device answers
+// and skips elsewhere.
+//
+// Thread safety: a Context serialises its calls with a mutex and makes its
+// CUDA context current on the calling OS thread for the duration of each
+// call, so it may be used from any goroutine, but calls never overlap. All
+// work goes to the device's legacy default stream, so kernels and copies run
+// in the order they were issued; copies to the host wait for the work before
+// them.
+package cuda
+
+//go:generate nvcc -ptx -arch=compute_70 -fmad=false -o kernels.ptx kernels.cu

@@ -1,0 +1,392 @@
+// Kernels of lib/cuda. Compiled to kernels.ptx by `go generate ./lib/cuda`
+// (see doc.go for the nvcc command); the PTX is committed and embedded, so a
+// `-tags cuda` build needs no nvcc.
+//
+// Conventions shared by every kernel:
+//   - one thread per item (triplet, parameter, edge, row) in a grid-stride
+//     loop over 64-bit indices, so any grid size covers any problem size;
+//   - blocks are launched with exactly BLOCK threads (the Go side always
+//     does), which the shared-memory reductions rely on;
+//   - sums that the host reads back (losses, counts) are reduced per block in
+//     shared memory and added with one atomicAdd per block.
+// They are compiled with -fmad=false so that a*b+c rounds as the Go code
+// does (Go does not fuse on amd64): the Adam step then matches lib/optim
+// bit for bit, and the other kernels differ from their CPU twins only by
+// summation order and by the last bit of exp/log.
+
+#define BLOCK 256
+
+// Loss kinds of tl_grad; the Go side's LossKind constants mirror them.
+#define LOSS_SOE 0
+#define LOSS_STE 1
+#define LOSS_TSTE 2
+#define LOSS_CKLX 3
+
+// Gram loss kinds of gram_coef; the Go side's GramKind constants mirror them.
+#define GRAM_HINGE 0
+#define GRAM_CKL 1
+#define GRAM_LOGISTIC 2
+
+// Noise models of gen_triplets; the Go side's Noise constants mirror them.
+#define NOISE_NONE 0
+#define NOISE_BERNOULLI 1
+#define NOISE_GAUSSIAN 2
+
+typedef long long i64;
+typedef unsigned long long u64;
+
+// blockSumDouble returns, in thread 0, the sum of v over the block.
+__device__ double blockSumDouble(double v) {
+    __shared__ double s[BLOCK];
+    s[threadIdx.x] = v;
+    __syncthreads();
+    for (int w = BLOCK / 2; w > 0; w >>= 1) {
+        if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+        __syncthreads();
+    }
+    return s[0];
+}
+
+// blockSumU64 returns, in thread 0, the sum of v over the block.
+__device__ u64 blockSumU64(u64 v) {
+    __shared__ u64 s[BLOCK];
+    s[threadIdx.x] = v;
+    __syncthreads();
+    for (int w = BLOCK / 2; w > 0; w >>= 1) {
+        if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+        __syncthreads();
+    }
+    return s[0];
+}
+
+// softplus and sigmoid as lib/tripletloss/loss.go computes them.
+__device__ double softplus(double z) {
+    if (z > 0) return z + log1p(exp(-z));
+    return log1p(exp(z));
+}
+
+__device__ double sigmoid(double z) {
+    if (z >= 0) return 1 / (1 + exp(-z));
+    double e = exp(z);
+    return e / (1 + e);
+}
+
+// lossTerms is lossFunc's per-method code of lib/tripletloss/loss.go: the
+// loss of one triplet and its partial derivatives gij = ∂ℓ/∂dij,
+// gik = ∂ℓ/∂dik with respect to the squared distances.
+__device__ double lossTerms(int kind, double param, double dij, double dik, double *gij, double *gik) {
+    *gij = 0;
+    *gik = 0;
+    switch (kind) {
+    case LOSS_SOE: {
+        double a = sqrt(dij), b = sqrt(dik);
+        double h = param + a - b;
+        // A NaN h passes on into the loss, where the host sees the divergence.
+        if (h <= 0) return 0;
+        if (a > 0) *gij = 0.5 / a;
+        if (b > 0) *gik = -0.5 / b;
+        return h;
+    }
+    case LOSS_STE: {
+        double z = dij - dik;
+        double s = sigmoid(z);
+        *gij = s;
+        *gik = -s;
+        return softplus(z);
+    }
+    case LOSS_TSTE: {
+        double h = (param + 1) / 2;
+        double r = h * (log1p(dij / param) - log1p(dik / param));
+        double s = sigmoid(r);
+        *gij = s * h / (param + dij);
+        *gik = -s * h / (param + dik);
+        return softplus(r);
+    }
+    default: { // LOSS_CKLX
+        double den = 2 * param + dij + dik;
+        double num = param + dik;
+        *gij = 1 / den;
+        *gik = 1 / den - 1 / num;
+        return log(den) - log(num);
+    }
+    }
+}
+
+// sqDists sets *dij, *dik to ‖xi−xj‖², ‖xi−xk‖² in float32, as the CPU
+// kernel does.
+__device__ void sqDists(const float *xi, const float *xj, const float *xk, int d, float *dij, float *dik) {
+    float a = 0, b = 0;
+    for (int c = 0; c < d; c++) {
+        float u = xi[c] - xj[c], v = xi[c] - xk[c];
+        a += u * u;
+        b += v * v;
+    }
+    *dij = a;
+    *dik = b;
+}
+
+// tl_grad adds the gradient of the triplet loss of kind over the m triplets
+// idx (3 int32 each) of the n×d row-major embedding x to grad (n×d, float32)
+// and the triplets' summed loss to *loss. The scatter is lib/tripletloss's:
+// with sij = 2∂ℓ/∂dij, sik = 2∂ℓ/∂dik (rounded to float32),
+// u = sij(xi−xj), v = sik(xi−xk): gi += u+v, gj −= u, gk −= v.
+extern "C" __global__ void tl_grad(const float *x, const int *idx, i64 m, int d, int kind, double param,
+                                   float *grad, double *loss) {
+    double total = 0;
+    for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (i64)gridDim.x * blockDim.x) {
+        i64 i = idx[3 * t], j = idx[3 * t + 1], k = idx[3 * t + 2];
+        const float *xi = x + i * d, *xj = x + j * d, *xk = x + k * d;
+        float dij, dik;
+        sqDists(xi, xj, xk, d, &dij, &dik);
+        double gij, gik;
+        total += lossTerms(kind, param, dij, dik, &gij, &gik);
+        float sij = (float)(2 * gij), sik = (float)(2 * gik);
+        if (sij == 0 && sik == 0) continue;
+        float *gi = grad + i * d, *gj = grad + j * d, *gk = grad + k * d;
+        for (int c = 0; c < d; c++) {
+            float u = sij * (xi[c] - xj[c]);
+            float v = sik * (xi[c] - xk[c]);
+            atomicAdd(gi + c, u + v);
+            atomicAdd(gj + c, -u);
+            atomicAdd(gk + c, -v);
+        }
+    }
+    double s = blockSumDouble(total);
+    if (threadIdx.x == 0) atomicAdd(loss, s);
+}
+
+// tl_violations adds to *bad the number of the m triplets idx that the n×d
+// embedding x violates: ‖xi−xk‖² < ‖xi−xj‖² when tiesViolate is 0 (the
+// training loop's check, lib/tripletloss), !(‖xi−xj‖² < ‖xi−xk‖²) otherwise
+// (lib/metrics.TripletError: ties and NaN count as violated).
+extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, int d, int tiesViolate, u64 *bad) {
+    u64 count = 0;
+    for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (i64)gridDim.x * blockDim.x) {
+        i64 i = idx[3 * t], j = idx[3 * t + 1], k = idx[3 * t + 2];
+        float dij, dik;
+        sqDists(x + i * d, x + j * d, x + k * d, d, &dij, &dik);
+        bool violated = tiesViolate ? !(dij < dik) : (dik < dij);
+        if (violated) count++;
+    }
+    u64 s = blockSumU64(count);
+    if (threadIdx.x == 0) atomicAdd(bad, s);
+}
+
+// adam_step is lib/optim.Adam.UpdateRange over all size parameters, with the
+// per-step constants that Adam.NextStep computes on the host:
+//   m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², v̂ ← max(v̂, v) (AMSGrad),
+//   x ← x − step·m/(√v̂/bc2 + ε).
+// vmax is unused (may be null) when amsgrad is 0.
+extern "C" __global__ void adam_step(float *x, const float *g, float *m, float *v, float *vmax, i64 size,
+                                     float step, float bc2, float b1, float b2, float eps, int amsgrad) {
+    float c1 = 1 - b1, c2 = 1 - b2;
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
+        float ge = g[e];
+        float me = b1 * m[e] + c1 * ge;
+        float ve = b2 * v[e] + c2 * ge * ge;
+        m[e] = me;
+        v[e] = ve;
+        if (amsgrad) {
+            // Go's max: NaN if either is NaN (fmaxf would drop the NaN).
+            float vm = vmax[e];
+            ve = (vm != vm || ve != ve) ? vm + ve : fmaxf(vm, ve);
+            vmax[e] = ve;
+        }
+        x[e] -= step * me / (sqrtf(ve) / bc2 + eps);
+    }
+}
+
+// nonfinite adds to *bad the number of the size entries of x that are NaN or
+// ±Inf.
+extern "C" __global__ void nonfinite(const float *x, i64 size, u64 *bad) {
+    u64 count = 0;
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
+        if (!isfinite(x[e])) count++;
+    }
+    u64 s = blockSumU64(count);
+    if (threadIdx.x == 0) atomicAdd(bad, s);
+}
+
+// gather_triplets copies triplet sel[s] of idx to triplet s of out, for the
+// count entries of sel: the stopping rule's subset of a set that lives on
+// the device.
+extern "C" __global__ void gather_triplets(const int *idx, const int *sel, i64 count, int *out) {
+    for (i64 s = (i64)blockIdx.x * blockDim.x + threadIdx.x; s < count; s += (i64)gridDim.x * blockDim.x) {
+        i64 t = sel[s];
+        out[3 * s] = idx[3 * t];
+        out[3 * s + 1] = idx[3 * t + 1];
+        out[3 * s + 2] = idx[3 * t + 2];
+    }
+}
+
+// splitmix64 is the output function of SplitMix64 (Steele, Lea & Flood):
+// a bijective mix of a 64-bit counter into a well-distributed value.
+__device__ u64 splitmix64(u64 z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// rng is a counter-based stream: draw r of triplet t is a pure function of
+// (seed, t, r), so the output depends on neither the launch configuration
+// nor the scheduling.
+struct rng {
+    u64 key, ctr;
+};
+
+__device__ u64 next64(rng *r) {
+    r->ctr++;
+    return splitmix64(r->key ^ splitmix64(r->ctr));
+}
+
+// below returns a uniform integer in [0, n) by Lemire's multiply-and-reject
+// method, as lib/triplets does.
+__device__ u64 below(rng *r, u64 n) {
+    u64 x = next64(r);
+    u64 hi = __umul64hi(x, n), lo = x * n;
+    if (lo < n) {
+        u64 thresh = (0 - n) % n;
+        while (lo < thresh) {
+            x = next64(r);
+            hi = __umul64hi(x, n);
+            lo = x * n;
+        }
+    }
+    return hi;
+}
+
+// uniform01 returns a uniform double in [0, 1) with 53 random bits.
+__device__ double uniform01(rng *r) { return (double)(next64(r) >> 11) * 0x1.0p-53; }
+
+// normal returns a standard normal deviate (Box–Muller).
+__device__ double normal(rng *r) {
+    double u = 1 - uniform01(r); // (0, 1]: log(u) is finite
+    double v = uniform01(r);
+    return sqrt(-2 * log(u)) * cospi(2 * v);
+}
+
+// sqDist64 returns ‖a−b‖² over dim float64 coordinates.
+__device__ double sqDist64(const double *a, const double *b, int dim) {
+    double s = 0;
+    for (int c = 0; c < dim; c++) {
+        double u = a[c] - b[c];
+        s += u * u;
+    }
+    return s;
+}
+
+// gen_triplets writes m triplets to idx as lib/triplets.Random defines them:
+// i, j, k uniform and distinct in [0, n), compared on the rows of the n×dim
+// row-major data x under the noise (model, level), and stored so that i is
+// closer to j (ties: closer to j). The random stream is a counter-based hash
+// of (seed, t), not lib/triplets' PCG: same distribution, different values.
+extern "C" __global__ void gen_triplets(const double *x, i64 n, int dim, i64 m, u64 seed, int model, double level,
+                                        int *idx) {
+    u64 key = splitmix64(seed ^ 0x6a09e667f3bcc909ULL);
+    for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (i64)gridDim.x * blockDim.x) {
+        rng r = {key, (u64)t << 20}; // 2^20 draws per triplet: the streams of two triplets never overlap
+        i64 i = below(&r, n), j, k;
+        do {
+            j = below(&r, n);
+        } while (j == i);
+        do {
+            k = below(&r, n);
+        } while (k == i || k == j);
+        const double *xi = x + i * dim;
+        double dij = sqDist64(xi, x + j * dim, dim), dik = sqDist64(xi, x + k * dim, dim);
+        bool closerJ;
+        if (model == NOISE_GAUSSIAN) {
+            // As lib/triplets: the noise is added to the distances, not their squares.
+            double a = sqrt(dij) + level * normal(&r);
+            double b = sqrt(dik) + level * normal(&r);
+            closerJ = a <= b;
+        } else if (model == NOISE_BERNOULLI) {
+            closerJ = dij <= dik;
+            if (uniform01(&r) < level) closerJ = !closerJ;
+        } else {
+            closerJ = dij <= dik;
+        }
+        if (!closerJ) {
+            i64 s = j;
+            j = k;
+            k = s;
+        }
+        idx[3 * t] = (int)i;
+        idx[3 * t + 1] = (int)j;
+        idx[3 * t + 2] = (int)k;
+    }
+}
+
+// gramTerm is lib/gram's objective.term: ℓ(dij, dik) and its partials.
+__device__ double gramTerm(int kind, double mu, double dij, double dik, double *a, double *b) {
+    switch (kind) {
+    case GRAM_HINGE: {
+        double s = 1 + dij - dik;
+        if (s > 0) {
+            *a = 1;
+            *b = -1;
+            return s;
+        }
+        *a = 0;
+        *b = 0;
+        return 0;
+    }
+    case GRAM_CKL: {
+        double den = 2 * mu + dij + dik;
+        double num = mu + dik;
+        *a = 1 / den;
+        *b = 1 / den - 1 / num;
+        return log(den) - log(num);
+    }
+    default: { // GRAM_LOGISTIC
+        double z = dij - dik;
+        double sig = 1 / (1 + exp(-z));
+        *a = sig;
+        *b = -sig;
+        return softplus(z);
+    }
+    }
+}
+
+// gram_coef is lib/gram's objective.evaluate over the triplets [from, to) of
+// idx with K = XXᵀ, X the n×d row-major float64 factor: it stores
+// ∂ℓ/∂dij in coef[2t] and ∂ℓ/∂dik in coef[2t+1] and adds Σ ℓ to *loss.
+extern "C" __global__ void gram_coef(const double *x, const int *idx, i64 from, i64 to, int d, int kind, double mu,
+                                     double *coef, double *loss) {
+    double total = 0;
+    for (i64 t = from + (i64)blockIdx.x * blockDim.x + threadIdx.x; t < to; t += (i64)gridDim.x * blockDim.x) {
+        const double *xi = x + (i64)idx[3 * t] * d;
+        double dij = sqDist64(xi, x + (i64)idx[3 * t + 1] * d, d);
+        double dik = sqDist64(xi, x + (i64)idx[3 * t + 2] * d, d);
+        double a, b;
+        total += gramTerm(kind, mu, dij, dik, &a, &b);
+        coef[2 * t] = a;
+        coef[2 * t + 1] = b;
+    }
+    double s = blockSumDouble(total);
+    if (threadIdx.x == 0) atomicAdd(loss, s);
+}
+
+// gram_edges is the first half of lib/gram's pattern.gather: w[e] is the
+// sum, in list order, of the coefficient slots contrib[contribPtr[e] :
+// contribPtr[e+1]] of edge e. The fixed order makes it deterministic and
+// equal to the CPU's sum.
+extern "C" __global__ void gram_edges(const i64 *contribPtr, const int *contrib, const double *coef, i64 edges,
+                                      double *w) {
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < edges; e += (i64)gridDim.x * blockDim.x) {
+        double sum = 0;
+        for (i64 q = contribPtr[e]; q < contribPtr[e + 1]; q++) sum += coef[contrib[q]];
+        w[e] = sum;
+    }
+}
+
+// gram_diag is the second half of pattern.gather: diag[a] = lambda + Σ w[e]
+// over the edges adjEdge[adjPtr[a] : adjPtr[a+1]] of item a, in list order.
+extern "C" __global__ void gram_diag(const i64 *adjPtr, const int *adjEdge, const double *w, i64 n, double lambda,
+                                     double *diag) {
+    for (i64 a = (i64)blockIdx.x * blockDim.x + threadIdx.x; a < n; a += (i64)gridDim.x * blockDim.x) {
+        double sum = lambda;
+        for (i64 q = adjPtr[a]; q < adjPtr[a + 1]; q++) sum += w[adjEdge[q]];
+        diag[a] = sum;
+    }
+}

@@ -1,0 +1,331 @@
+//go:build cuda
+
+package cuda
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// block is the number of threads per block of every launch; kernels.cu's
+// shared-memory reductions assume it (BLOCK).
+const block = 256
+
+// LossKind selects the per-triplet loss of TripletGrad. The values are
+// kernels.cu's LOSS_* constants.
+type LossKind int32
+
+// The losses of lib/tripletloss, parameterised by Loss.Param.
+const (
+	// LossSOE is max(0, Param + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖), Param the margin.
+	LossSOE LossKind = iota
+	// LossSTE is softplus(dᵢⱼ − dᵢₖ); Param is unused.
+	LossSTE
+	// LossTSTE is the Student-t STE loss, Param the degrees of freedom α.
+	LossTSTE
+	// LossCKLX is −log((μ + dᵢₖ)/(2μ + dᵢⱼ + dᵢₖ)), Param = μ.
+	LossCKLX
+)
+
+// Loss is a per-triplet loss with its hyper-parameter.
+type Loss struct {
+	Kind  LossKind
+	Param float64
+}
+
+// GramKind selects lib/gram's per-triplet loss in GramCoef. The values are
+// kernels.cu's GRAM_* constants.
+type GramKind int32
+
+// The losses of lib/gram.
+const (
+	// GramHinge is GNMDS's max(0, 1 + dᵢⱼ − dᵢₖ).
+	GramHinge GramKind = iota
+	// GramCKL is CKL's −log((μ + dᵢₖ)/(2μ + dᵢⱼ + dᵢₖ)).
+	GramCKL
+	// GramLogistic is FORTE's softplus(dᵢⱼ − dᵢₖ).
+	GramLogistic
+)
+
+// NoiseModel is the noise of GenerateTriplets. The values are kernels.cu's
+// NOISE_* constants.
+type NoiseModel int32
+
+// The noise models of lib/triplets.
+const (
+	NoNoise NoiseModel = iota
+	// Bernoulli flips each answer with probability Level.
+	Bernoulli
+	// Gaussian adds N(0, Level²) to each of the two distances compared.
+	Gaussian
+)
+
+// Adam holds the constants of one Adam step, as lib/optim.Adam.Constants
+// returns them after NextStep.
+type Adam struct {
+	StepSize, BC2Sqrt, Beta1, Beta2, Eps float32
+	AMSGrad                              bool
+}
+
+// f32, f64, i64, i32 and boolArg pack kernel arguments into launch slots.
+func f32(v float32) uint64 { return uint64(math.Float32bits(v)) }
+func f64(v float64) uint64 { return math.Float64bits(v) }
+func i64(v int) uint64     { return uint64(int64(v)) }
+func i32(v int32) uint64   { return uint64(uint32(v)) }
+
+func boolArg(v bool) uint64 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// run launches kernel name over count items (one thread each) with args,
+// timed under name. Called inside do. count 0 launches nothing.
+func (c *Context) run(name string, count int, args ...uint64) error {
+	if count == 0 {
+		return nil
+	}
+	grid := min((count+block-1)/block, c.maxGrid)
+	return c.timed(name, func() error {
+		if err := launch(c.fns[name], grid, block, args); err != nil {
+			return fmt.Errorf("launching %s: %w", name, err)
+		}
+		return nil
+	})
+}
+
+// reduce zeroes the 8-byte scratch, runs the reducing kernel name (whose
+// last argument is the scratch address, appended here) and returns the
+// scratch's 8 bytes, waiting for the kernel. Called inside do.
+func (c *Context) reduce(name string, count int, args ...uint64) (uint64, error) {
+	if err := memZero(c.scratch, 8); err != nil {
+		return 0, err
+	}
+	if err := c.run(name, count, append(args, uint64(c.scratch))...); err != nil {
+		return 0, err
+	}
+	var out uint64
+	if err := memcpyDtoH(unsafe.Pointer(&out), c.scratch, 8); err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return out, nil
+}
+
+// checkRange checks that [from, to) is a range of triplets of idx.
+func checkRange(idx *Buffer[int32], from, to int) error {
+	if from < 0 || to < from || 3*to > idx.Len() {
+		return fmt.Errorf("cuda: triplets [%d, %d) out of range of a set of %d", from, to, idx.Len()/3)
+	}
+	return nil
+}
+
+// checkMatrix checks that a buffer holds an n×d matrix.
+func checkMatrix[T Elem](what string, b *Buffer[T], n, d int) error {
+	if n < 1 || d < 1 || b.Len() != n*d {
+		return fmt.Errorf("cuda: %s has %d elements, want %d×%d", what, b.Len(), n, d)
+	}
+	return nil
+}
+
+// TripletGrad adds the gradient of loss over the triplets [from, to) of idx
+// (3 int32 each, indices < n) at the n×d row-major embedding x to grad
+// (n×d) and returns the triplets' summed loss. It is the GPU port of
+// lib/tripletloss's fused kernel (kernel.accumulate, loss.go): distances in
+// float32, per-triplet loss and partials in float64, gradient in float32,
+// added with atomicAdd, so the sum's order, and its last bits, vary from
+// run to run. Indices are not range-checked on the device: idx must come
+// from a validated triplet set or GenerateTriplets.
+func (c *Context) TripletGrad(x *Buffer[float32], n, d int, idx *Buffer[int32], from, to int, loss Loss,
+	grad *Buffer[float32]) (float64, error) {
+	if err := checkMatrix("embedding", x, n, d); err != nil {
+		return 0, err
+	}
+	if err := checkMatrix("gradient", grad, n, d); err != nil {
+		return 0, err
+	}
+	if err := checkRange(idx, from, to); err != nil {
+		return 0, err
+	}
+	if loss.Kind < LossSOE || loss.Kind > LossCKLX {
+		return 0, fmt.Errorf("cuda: unknown loss kind %d", loss.Kind)
+	}
+	var bits uint64
+	err := c.do(func() error {
+		var err error
+		bits, err = c.reduce("tl_grad", to-from, uint64(x.ptr), idx.at(3*from), i64(to-from), i64(d),
+			i32(int32(loss.Kind)), f64(loss.Param), uint64(grad.ptr))
+		return err
+	})
+	return math.Float64frombits(bits), err
+}
+
+// Violations returns how many of the triplets [from, to) of idx the n×d
+// embedding x violates: ‖xᵢ−xₖ‖ < ‖xᵢ−xⱼ‖ (CPU twin: lib/tripletloss's
+// kernel.tripletError, the training loop's check), or with tiesViolate
+// !(‖xᵢ−xⱼ‖ < ‖xᵢ−xₖ‖), so that ties and NaN count as violated (CPU twin:
+// lib/metrics.TripletError). Distances are float32.
+func (c *Context) Violations(x *Buffer[float32], n, d int, idx *Buffer[int32], from, to int, tiesViolate bool) (int64, error) {
+	if err := checkMatrix("embedding", x, n, d); err != nil {
+		return 0, err
+	}
+	if err := checkRange(idx, from, to); err != nil {
+		return 0, err
+	}
+	var bad uint64
+	err := c.do(func() error {
+		var err error
+		bad, err = c.reduce("tl_violations", to-from, uint64(x.ptr), idx.at(3*from), i64(to-from), i64(d),
+			boolArg(tiesViolate))
+		return err
+	})
+	return int64(bad), err
+}
+
+// AdamStep applies one Adam step with gradient g to the parameters x, with
+// the moments m, v and (for AMSGrad) vmax, all of x's length. It is
+// lib/optim.Adam.UpdateRange over all parameters, to the bit: the kernels
+// are compiled without fused multiply-adds. vmax may be nil without AMSGrad.
+func (c *Context) AdamStep(x, g, m, v, vmax *Buffer[float32], k Adam) error {
+	size := x.Len()
+	for _, b := range []*Buffer[float32]{g, m, v} {
+		if b.Len() != size {
+			return fmt.Errorf("cuda: Adam buffers of %d and %d elements", size, b.Len())
+		}
+	}
+	vmaxPtr := uint64(0)
+	if k.AMSGrad {
+		if vmax == nil || vmax.Len() != size {
+			return fmt.Errorf("cuda: AMSGrad needs a vmax buffer of %d elements", size)
+		}
+		vmaxPtr = uint64(vmax.ptr)
+	}
+	return c.do(func() error {
+		return c.run("adam_step", size, uint64(x.ptr), uint64(g.ptr), uint64(m.ptr), uint64(v.ptr), vmaxPtr, i64(size),
+			f32(k.StepSize), f32(k.BC2Sqrt), f32(k.Beta1), f32(k.Beta2), f32(k.Eps), boolArg(k.AMSGrad))
+	})
+}
+
+// NonFinite returns the number of NaN or ±Inf entries of x (CPU twin:
+// lib/tripletloss's allFinite).
+func (c *Context) NonFinite(x *Buffer[float32]) (int64, error) {
+	var bad uint64
+	err := c.do(func() error {
+		var err error
+		bad, err = c.reduce("nonfinite", x.Len(), uint64(x.ptr), i64(x.Len()))
+		return err
+	})
+	return int64(bad), err
+}
+
+// GatherTriplets copies triplet sel[s] of idx to triplet s of out for every
+// s: a subset of a triplet set that lives on the device. The entries of sel
+// must be < idx.Len()/3; they are checked on the host from hostSel, the
+// host copy of sel.
+func (c *Context) GatherTriplets(idx *Buffer[int32], sel *Buffer[int32], hostSel []int32, out *Buffer[int32]) error {
+	if len(hostSel) != sel.Len() || out.Len() != 3*sel.Len() {
+		return fmt.Errorf("cuda: gathering %d triplets (host list %d) into room for %d", sel.Len(), len(hostSel), out.Len()/3)
+	}
+	m := idx.Len() / 3
+	for s, t := range hostSel {
+		if t < 0 || int(t) >= m {
+			return fmt.Errorf("cuda: subset entry %d is triplet %d of a set of %d", s, t, m)
+		}
+	}
+	return c.do(func() error {
+		return c.run("gather_triplets", sel.Len(), uint64(idx.ptr), uint64(sel.ptr), i64(sel.Len()), uint64(out.ptr))
+	})
+}
+
+// GenerateTriplets fills out (3m int32) with m triplets drawn as
+// lib/triplets.Random draws them from the n×dim row-major data x: i, j, k
+// uniform and distinct, oriented so that i is closer to j (ties: closer to
+// j), under noise. The random numbers come from a counter-based hash of
+// (seed, triplet number), so the result depends on the seed only, but
+// differs from lib/triplets.Random's for the same seed.
+func (c *Context) GenerateTriplets(x *Buffer[float64], n, dim int, seed uint64, noise NoiseModel, level float64,
+	out *Buffer[int32]) error {
+	if err := checkMatrix("data", x, n, dim); err != nil {
+		return err
+	}
+	if n < 3 || n > math.MaxInt32 {
+		return fmt.Errorf("cuda: need 3 to 2³¹−1 points, have %d", n)
+	}
+	if out.Len()%3 != 0 {
+		return fmt.Errorf("cuda: triplet buffer of %d int32, not a multiple of 3", out.Len())
+	}
+	switch {
+	case noise < NoNoise || noise > Gaussian:
+		return fmt.Errorf("cuda: unknown noise model %d", noise)
+	case math.IsNaN(level) || level < 0 || (noise == Bernoulli && level > 1) || math.IsInf(level, 0):
+		return fmt.Errorf("cuda: noise level %v out of range", level)
+	}
+	m := out.Len() / 3
+	return c.do(func() error {
+		return c.run("gen_triplets", m, uint64(x.ptr), i64(n), i64(dim), i64(m), seed, i32(int32(noise)), f64(level),
+			uint64(out.ptr))
+	})
+}
+
+// GramCoef is lib/gram's objective.evaluate on the device: for the triplets
+// [from, to) of idx at K = XXᵀ, X the n×d row-major float64 factor x, it
+// stores ∂ℓ/∂dᵢⱼ in coef[2t] and ∂ℓ/∂dᵢₖ in coef[2t+1] (coef has 2 slots per
+// triplet of idx) and returns Σ ℓ.
+func (c *Context) GramCoef(x *Buffer[float64], n, d int, idx *Buffer[int32], from, to int, kind GramKind, mu float64,
+	coef *Buffer[float64]) (float64, error) {
+	if err := checkMatrix("factor", x, n, d); err != nil {
+		return 0, err
+	}
+	if err := checkRange(idx, from, to); err != nil {
+		return 0, err
+	}
+	if coef.Len() != 2*(idx.Len()/3) {
+		return 0, fmt.Errorf("cuda: %d coefficient slots for %d triplets", coef.Len(), idx.Len()/3)
+	}
+	if kind < GramHinge || kind > GramLogistic {
+		return 0, fmt.Errorf("cuda: unknown Gram loss kind %d", kind)
+	}
+	var bits uint64
+	err := c.do(func() error {
+		var err error
+		// The kernel indexes idx and coef by absolute triplet number.
+		bits, err = c.reduce("gram_coef", to-from, uint64(x.ptr), uint64(idx.ptr), i64(from), i64(to), i64(d),
+			i32(int32(kind)), f64(mu), uint64(coef.ptr))
+		return err
+	})
+	return math.Float64frombits(bits), err
+}
+
+// GramPattern is lib/gram's sparsity pattern on the device, in its CSR
+// form: edge e sums the coefficient slots Contrib[ContribPtr[e] :
+// ContribPtr[e+1]]; item a's edges are AdjEdge[AdjPtr[a] : AdjPtr[a+1]].
+type GramPattern struct {
+	ContribPtr *Buffer[int64]
+	Contrib    *Buffer[int32]
+	AdjPtr     *Buffer[int64]
+	AdjEdge    *Buffer[int32]
+}
+
+// GramGather is lib/gram's pattern.gather on the device: w[e] = Σ of edge
+// e's coefficient slots of coef, diag[a] = lambda + Σ w over item a's
+// edges, both summed in the pattern's order, as the CPU does. The pattern's
+// entries are trusted: they come from lib/gram's newPattern.
+func (c *Context) GramGather(p GramPattern, coef *Buffer[float64], lambda float64, w, diag *Buffer[float64]) error {
+	edges, n := w.Len(), diag.Len()
+	if p.ContribPtr.Len() != edges+1 || p.AdjPtr.Len() != n+1 || p.AdjEdge.Len() != 2*edges {
+		return fmt.Errorf("cuda: pattern of %d edge pointers, %d row pointers and %d adjacencies for %d edges, %d items",
+			p.ContribPtr.Len(), p.AdjPtr.Len(), p.AdjEdge.Len(), edges, n)
+	}
+	if p.Contrib.Len() != coef.Len() {
+		return fmt.Errorf("cuda: pattern lists %d slots, coef has %d", p.Contrib.Len(), coef.Len())
+	}
+	return c.do(func() error {
+		if err := c.run("gram_edges", edges, uint64(p.ContribPtr.ptr), uint64(p.Contrib.ptr), uint64(coef.ptr),
+			i64(edges), uint64(w.ptr)); err != nil {
+			return err
+		}
+		return c.run("gram_diag", n, uint64(p.AdjPtr.ptr), uint64(p.AdjEdge.ptr), uint64(w.ptr), i64(n), f64(lambda),
+			uint64(diag.ptr))
+	})
+}

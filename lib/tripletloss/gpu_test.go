@@ -1,0 +1,198 @@
+//go:build cuda
+
+package tripletloss
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/oe-lab/oe/lib/cuda"
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// needGPU skips the test where the cuda backend cannot run.
+func needGPU(t *testing.T) *cuda.Context {
+	t.Helper()
+	c, err := gpuContext()
+	if err != nil {
+		t.Skip("no CUDA device: " + err.Error())
+	}
+	return c
+}
+
+var parityLosses = []struct {
+	name string
+	loss lossFunc
+}{
+	{"soe", lossFunc{kindSOE, 1}},
+	{"ste", lossFunc{kind: kindSTE}},
+	{"tste", lossFunc{kindTSTE, 4}},
+	{"cklx", lossFunc{kindCKLX, 0.01}},
+}
+
+// parityProblem is a small random problem: embedding, triplets.
+func parityProblem(t *testing.T, n, d, m int) ([]float32, []int32) {
+	t.Helper()
+	x := initialEmbedding(n, d, 1, 5)
+	return x, mustTriplets(t, uniformPoints(n, 3, 6), m, 7).Idx
+}
+
+// TestGPUGradientParity compares the fused gradient kernel with the CPU
+// kernel's accumulate: same loss, same gradient up to float32 summation
+// order.
+func TestGPUGradientParity(t *testing.T) {
+	c := needGPU(t)
+	const n, d, m = 40, 5, 2000
+	x, idx := parityProblem(t, n, d, m)
+	for _, tc := range parityLosses {
+		t.Run(tc.name, func(t *testing.T) {
+			k, err := newKernel(tc.loss, x, n, d, 1, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := make([]float32, n*k.stride)
+			wantLoss := k.accumulate(idx, g)
+
+			dx, _ := cuda.Upload(c, x)
+			di, _ := cuda.Upload(c, idx)
+			dg, err := cuda.Alloc[float32](c, n*d)
+			if err != nil || dx == nil || di == nil {
+				t.Fatalf("allocating: %v", err)
+			}
+			defer func() { _, _, _ = dx.Free(), di.Free(), dg.Free() }()
+			gotLoss, err := c.TripletGrad(dx, n, d, di, 0, m, cudaLoss(tc.loss), dg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(gotLoss-wantLoss) > 1e-5*math.Abs(wantLoss) {
+				t.Errorf("loss: GPU %v, CPU %v", gotLoss, wantLoss)
+			}
+			got := make([]float32, n*d)
+			if err := dg.CopyTo(got); err != nil {
+				t.Fatal(err)
+			}
+			scale := 0.0
+			for _, v := range g {
+				scale = max(scale, math.Abs(float64(v)))
+			}
+			if scale == 0 {
+				t.Fatal("CPU gradient is zero: the test checks nothing")
+			}
+			for i := 0; i < n; i++ {
+				for col := 0; col < d; col++ {
+					want, have := float64(g[i*k.stride+col]), float64(got[i*d+col])
+					if math.Abs(want-have) > 1e-4*scale {
+						t.Fatalf("gradient[%d][%d]: GPU %v, CPU %v", i, col, have, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestGPUStepAndErrorParity compares a full training step (gradient and
+// Adam) and the triplet error of the two trainers.
+func TestGPUStepAndErrorParity(t *testing.T) {
+	needGPU(t)
+	const n, d, m = 40, 5, 2000
+	x, idx := parityProblem(t, n, d, m)
+	sel := subsetPositions(m, 500, 3)
+	for _, tc := range parityLosses {
+		t.Run(tc.name, func(t *testing.T) {
+			cpu, err := newCPUTrainer(tc.loss, x, n, d, 1, 0.01, idx, sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gpu, err := newGPUTrainer(tc.loss, x, n, d, 0.01, idx, sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer gpu.close()
+			for _, tr := range []trainer{cpu, gpu} {
+				for _, r := range [][2]int{{0, 1500}, {1500, m}} {
+					if _, err := tr.step(r[0], r[1]); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			want, _ := cpu.embedding()
+			got, err := gpu.embedding()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for e := range want {
+				// Adam's first steps move by about lr·sign(g): only a
+				// gradient within rounding of 0 could tell them apart.
+				if math.Abs(got[e]-want[e]) > 1e-5 {
+					t.Fatalf("entry %d after two steps: GPU %v, CPU %v", e, got[e], want[e])
+				}
+			}
+			we, _ := cpu.subsetError()
+			ge, err := gpu.subsetError()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(we-ge) > 2.0/500 { // a near-tie may round either way
+				t.Errorf("subset error: GPU %v, CPU %v", ge, we)
+			}
+			if ok, err := gpu.finite(); !ok || err != nil {
+				t.Errorf("finite = %v, %v", ok, err)
+			}
+		})
+	}
+}
+
+// TestGPUFit fits with the cuda backend, from host triplets and from
+// triplets drawn on the device, and expects an embedding as good as the
+// CPU's.
+func TestGPUFit(t *testing.T) {
+	needGPU(t)
+	truth := uniformPoints(100, 2, 11)
+	train := mustTriplets(t, truth, 20_000, 12)
+	test := mustTriplets(t, truth, 5_000, 13)
+	opt := embed.Options{Seed: 1, MaxEpochs: 300}
+	cpu, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpuErr := testError(cpu, test)
+	opt.Backend = "cuda"
+	gpu, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := testError(gpu, test); e > cpuErr+0.02 {
+		t.Errorf("test error: GPU %.4f, CPU %.4f", e, cpuErr)
+	}
+	res, rep, err := FitGPU(context.Background(), SOE{}, embed.Problem{Dim: 2}, opt,
+		GPURun{Data: truth, M: 20_000, TripletSeed: 14, Timing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := testError(res, test); e > cpuErr+0.02 {
+		t.Errorf("test error with triplets drawn on the GPU: %.4f, CPU %.4f", e, cpuErr)
+	}
+	if rep.PeakAllocated <= 0 || rep.DeviceUsed < rep.PeakAllocated || len(rep.Kernels) == 0 || rep.Generate <= 0 {
+		t.Errorf("incomplete report %+v", rep)
+	}
+}
+
+func testError(res *embed.Result, test *triplets.Set) float64 {
+	bad := 0
+	x := res.Embedding
+	for q := 0; q < test.Len(); q++ {
+		i, j, k := test.At(q)
+		dij, dik := 0.0, 0.0
+		for c := 0; c < 2; c++ {
+			u, v := x.At(int(i), c)-x.At(int(j), c), x.At(int(i), c)-x.At(int(k), c)
+			dij += u * u
+			dik += v * v
+		}
+		if !(dij < dik) {
+			bad++
+		}
+	}
+	return float64(bad) / float64(test.Len())
+}
