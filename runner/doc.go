@@ -7,5 +7,8 @@
 //
 // `oerun experiments/X.go` calls Run; `oerun report experiments/X.go` calls
 // it with ReportOnly, which rebuilds the report from the cache without
-// executing anything. runner/README.md documents the results.db schema.
+// executing anything. When a script completes, the store records which runs
+// it declared at its profile; a script that reads another's runs (exp's
+// Section) has Run execute that script first where they are missing or out
+// of date. runner/README.md documents the results.db schema.
 package runner

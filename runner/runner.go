@@ -64,7 +64,10 @@ type Result struct {
 
 // Run executes the script as opt says and writes its report. A failed run
 // does not make Run fail; a mistake in the script does, with its file and
-// line.
+// line. Unless opt.ReportOnly, the store records which runs the script
+// declared at the profile (experiment_runs) once it completes. A script
+// that reads another's runs (exp's Section) may have Run execute that
+// script first, with the same options.
 func Run(ctx context.Context, opt Options) (Result, error) {
 	opt = withDefaults(opt)
 	var res Result
@@ -87,15 +90,43 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	case opt.MaxEmbedding > 0:
 		st.MaxEmbedding = opt.MaxEmbedding
 	}
+	return run(ctx, opt, st, nil)
+}
+
+// run executes one script against the open store; parent is the execution
+// that required it (nil for the script oerun was given).
+func run(ctx context.Context, opt Options, st *store.Store, parent *session.Session) (Result, error) {
+	var res Result
+	// The hash of the file as it is interpreted: Section compares it with
+	// the file's to tell whether the script changed since.
+	hash, err := session.ScriptSHA256(opt.Script)
+	if err != nil {
+		return res, err
+	}
 	name := strings.TrimSuffix(filepath.Base(opt.Script), ".go")
 	s := &session.Session{
 		Name: name, ScriptDir: filepath.Dir(opt.Script), Profile: opt.Profile, ReportOnly: opt.ReportOnly,
-		Store: st, Command: command(opt),
+		Store: st, Command: command(opt), Parent: parent,
 		Exec: &execute.Executor{Store: st, Experiment: name, Jobs: opt.Jobs, Threads: opt.Threads,
 			RetryFailed: opt.RetryFailed, Eval: opt.Eval, Host: hostinfo.Current(), Progress: opt.Stderr},
 	}
-	session.Set(s)
-	defer session.Set(nil)
+	// The required script runs under ctx, so that oerun's interrupt stops
+	// it as it stops this one.
+	s.Require = func(script, why string) (execute.Summary, error) {
+		sub := opt
+		sub.Script = script
+		fmt.Fprintf(opt.Stderr, "%s needs the runs of %s, which %s: running %s first\n",
+			name, strings.TrimSuffix(filepath.Base(script), ".go"), why, script)
+		r, err := run(ctx, sub, st, s)
+		if err != nil {
+			return r.Summary, err
+		}
+		fmt.Fprintf(opt.Stderr, "%s: %v; report %s\n", sub.Script, r.Summary, r.Report)
+		return r.Summary, nil
+	}
+	// A required script runs inside the requiring one: its session is
+	// current until it ends, then the requiring one's again.
+	defer session.Set(session.Set(s))
 	if err := interp.Run(ctx, opt.Script, opt.Stdout, opt.Stderr); err != nil {
 		return res, err
 	}
@@ -113,6 +144,13 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		return res, err
 	}
 	res.Report = filepath.Join(opt.Reports, name+".md")
+	// Only now, with the script and its report complete: an execution that
+	// failed half-way must not replace the runs of the last complete one.
+	if !opt.ReportOnly {
+		if err := st.RecordExecution(ctx, name, opt.Profile, hash, s.Members()); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 

@@ -104,6 +104,9 @@ func TestRunErrors(t *testing.T) {
 		{"script mistake has file and line", "testdata/broken.go", "smoke", `testdata/broken.go:8:7: panic: datasets: unknown dataset "no-such-dataset"`},
 		{"unknown profile", "testdata/demo.go", "huge", `unknown profile "huge"`},
 		{"missing script", "testdata/nope.go", "smoke", "no such file"},
+		{"script requiring itself", "testdata/self.go", "smoke", `Section("self"): a script cannot read its own runs (it requires itself)`},
+		{"scripts requiring each other", "testdata/cycle_a.go", "smoke", `Section("cycle_a"): the scripts require each other in a cycle: cycle_a → cycle_b → cycle_a`},
+		{"section without a script", "testdata/unknown_section.go", "smoke", `Section("no_such_script"): there is no script testdata/no_such_script.go`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

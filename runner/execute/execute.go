@@ -23,7 +23,9 @@ type EvalFunc func(ctx context.Context, c job.Config, threads int) (*job.Outcome
 // Executor runs batches of jobs against a store.
 type Executor struct {
 	Store *store.Store
-	// Experiment names the script the runs belong to (for experiment_runs).
+	// Experiment names the script the runs belong to, on the progress bar.
+	// (Which runs a script declared is recorded when it completes: see
+	// store.RecordExecution.)
 	Experiment string
 	// Jobs is the number of runs executed at once (≤ 0: one per CPU).
 	Jobs int
@@ -85,27 +87,18 @@ func (x *Executor) Execute(ctx context.Context, jobs []job.Canonical) (Summary, 
 	if err != nil {
 		return sum, err
 	}
-	var todo, cached []job.Canonical
+	var todo []job.Canonical
 	for _, j := range unique {
 		st, ok := status[j.Key]
 		if !ok || (st == store.Failed && x.RetryFailed) {
 			todo = append(todo, j)
-		} else {
-			cached = append(cached, j)
 		}
 	}
-	sum.Cached = len(cached)
-	cachedKeys := make([]string, len(cached))
-	for i, j := range cached {
-		cachedKeys[i] = j.Key
-	}
-	if err := x.Store.Link(ctx, x.Experiment, cachedKeys); err != nil {
-		return sum, err
-	}
+	sum.Cached = len(unique) - len(todo)
 	var bar *progress.Bar
 	if x.Progress != nil {
 		bar = progress.New(x.Progress, x.Experiment, len(unique))
-		bar.Cached(len(cached))
+		bar.Cached(sum.Cached)
 		defer bar.Finish()
 	}
 	jobsN, threads := x.parallelism()
@@ -122,7 +115,7 @@ func (x *Executor) Execute(ctx context.Context, jobs []job.Canonical) (Summary, 
 				if !stored {
 					continue // cancelled: leave it for the next time
 				}
-				err := x.Store.Put(context.WithoutCancel(ctx), x.Experiment, rec)
+				err := x.Store.Put(context.WithoutCancel(ctx), rec)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err

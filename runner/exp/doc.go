@@ -18,6 +18,12 @@
 // in the order the script adds them; oerun writes the report when the script
 // returns.
 //
+// A script that checks or compares other scripts' results declares no
+// copy of their runs: e.Section("general") returns the runs that
+// experiments/general.go declared at this profile, read from the cache, and
+// executes that script first when its recorded runs are missing or out of
+// date (experiments/reproduction.go reads every section so).
+//
 // Mistakes in a script (an unknown dataset, a metric that does not exist)
 // panic with a message; oerun reports them with the script's file and line.
 // An algorithm that is not registered in this build, or a dataset whose

@@ -74,11 +74,12 @@ type declared struct {
 
 // collect reads the declared runs back from the store in order, notes the
 // ones that are missing (what names them in the note) or failed, and adds
-// them to the report.
+// them to the report and to the runs the script declared.
 func (e *Experiment) collect(ctx context.Context, todo []declared, what string) Results {
 	out := make(Results, len(todo))
 	missing, failed := 0, 0
 	for i, d := range todo {
+		e.s.Declare(d.job.Key, d.run.declaration())
 		res := Result{Run: d.run, Used: d.used, Key: d.job.Key}
 		rec, err := e.s.Store.Get(ctx, d.job.Key)
 		switch {
@@ -152,9 +153,7 @@ func (e *Experiment) Run(runs []Run) Results {
 	ctx := context.Background()
 	if !e.s.ReportOnly {
 		sum, err := e.s.Exec.Execute(ctx, jobs)
-		e.s.Lock()
-		e.s.Summary = e.s.Summary.Add(sum)
-		e.s.Unlock()
+		e.count(sum)
 		if err != nil {
 			panic(fmt.Errorf("exp: executing runs: %w", err))
 		}
@@ -175,9 +174,19 @@ func (e *Experiment) resolve(r Run) (string, bool) {
 	if !e.probe(r.StandIn).ok {
 		return "", false
 	}
-	e.Note(fmt.Sprintf("**%s stood in for %s**: the %s files (%s) are not available here. Rows and columns labelled \"%s (%s)\" are %s data.",
-		strings.ToUpper(r.StandIn), strings.ToUpper(r.Dataset), strings.ToUpper(r.Dataset), strings.Join(a.missing, ", "), r.Dataset, r.StandIn, strings.ToUpper(r.StandIn)))
+	e.noteStandIn(r.Dataset, r.StandIn)
 	return r.StandIn, true
+}
+
+// noteStandIn says in the report that runs declared on dataset loaded
+// standIn instead, and why.
+func (e *Experiment) noteStandIn(dataset, standIn string) {
+	why := "were not available where the runs ran" // a run that Section read
+	if missing := e.probe(dataset).missing; len(missing) > 0 {
+		why = fmt.Sprintf("(%s) are not available here", strings.Join(missing, ", "))
+	}
+	e.Note(fmt.Sprintf("**%s stood in for %s**: the %s files %s. Rows and columns labelled \"%s (%s)\" are %s data.",
+		strings.ToUpper(standIn), strings.ToUpper(dataset), strings.ToUpper(dataset), why, dataset, standIn, strings.ToUpper(standIn)))
 }
 
 func (e *Experiment) probe(name string) availability {
@@ -241,7 +250,7 @@ func (e *Experiment) describeRuns(rs Results) {
 			fmt.Sprint(len(reps[s])), fmt.Sprintf("%d / %d / %d", st[OK], st[Failed], st[Missing])})
 	}
 	e.doc.Add(report.Section{Heading: "What was run", Text: fmt.Sprintf("%d runs at profile **%s**: λ·n·d·log₂n training triplets; "+
-		"test triplet error on 10,000 fresh noiseless triplets; kNN error with k = ⌊ln n⌋ on a 70/30 split.", len(rs), e.s.Profile), Table: t})
+		"test triplet error on 10,000 fresh noiseless triplets; kNN error with k = ⌊log₂ n⌋ on a 70/30 split.", len(rs), e.s.Profile), Table: t})
 }
 
 func (e *Experiment) describeFailures(rs Results) {

@@ -90,9 +90,7 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 		x := *e.s.Exec
 		x.Eval = extensionEval(testFraction, newTriplets)
 		sum, err := x.Execute(ctx, jobs)
-		e.s.Lock()
-		e.s.Summary = e.s.Summary.Add(sum)
-		e.s.Unlock()
+		e.count(sum)
 		if err != nil {
 			panic(fmt.Errorf("exp: executing out-of-sample runs: %w", err))
 		}

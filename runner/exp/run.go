@@ -1,6 +1,7 @@
 package exp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -13,38 +14,49 @@ import (
 const DefaultLambda = 2
 
 // Run declares one run. Zero fields take the paper's defaults where noted.
+// The store keeps each run as its script declared it (experiment_runs,
+// JSON with the field names below), from which Section reads it back.
 type Run struct {
 	// Dataset is the dataset's name (lib/datasets), e.g. "char", "mnist".
-	Dataset string
+	Dataset string `json:"dataset"`
 	// StandIn is the dataset used instead when Dataset's files are missing
 	// (e.g. "fmnist" for "mnist"); the report says so. Empty: skip the run.
-	StandIn string
+	StandIn string `json:"stand_in,omitempty"`
 	// N is the number of items, a seeded subsample (0: the paper's size).
-	N int
+	N int `json:"n,omitempty"`
 	// DataDim is the dimension of synthetic data (uniform, gmm; 0: 2).
-	DataDim int
+	DataDim int `json:"data_dim,omitempty"`
 	// PCA projects the data onto that many principal components (0: no).
-	PCA int
+	PCA int `json:"pca,omitempty"`
 	// Lambda is the triplet multiplier λ: λ·n·d·log₂n triplets (0: 2).
-	Lambda float64
+	Lambda float64 `json:"lambda,omitempty"`
 	// Noise is "" (none), Bernoulli or Gaussian, with NoiseLevel.
-	Noise      string
-	NoiseLevel float64
+	Noise      string  `json:"noise,omitempty"`
+	NoiseLevel float64 `json:"noise_level,omitempty"`
 	// Algorithm is the method's registry name ("soe", "ste", ...) and
 	// Params its hyper-parameters (nil: its defaults).
-	Algorithm string
-	Params    map[string]float64
+	Algorithm string             `json:"algorithm"`
+	Params    map[string]float64 `json:"params,omitempty"`
 	// Dim is the embedding dimension d.
-	Dim int
+	Dim int `json:"dim"`
 	// MaxEpochs, LearningRate and BatchSize override the method's defaults.
-	MaxEpochs    int
-	LearningRate float64
-	BatchSize    int
+	MaxEpochs    int     `json:"max_epochs,omitempty"`
+	LearningRate float64 `json:"learning_rate,omitempty"`
+	BatchSize    int     `json:"batch_size,omitempty"`
 	// Seed and Rep seed the run; Repeat sets Rep.
-	Seed uint64
-	Rep  int
+	Seed uint64 `json:"seed,omitempty"`
+	Rep  int    `json:"rep,omitempty"`
 	// Backend is "cpu" (default) or "gpu".
-	Backend string
+	Backend string `json:"backend,omitempty"`
+}
+
+// declaration is the run as the store keeps it (see Run).
+func (r Run) declaration() string {
+	b, err := json.Marshal(r)
+	if err != nil {
+		panic(fmt.Errorf("exp: run %+v: %w", r, err)) // only a NaN or Inf number gets here
+	}
+	return string(b)
 }
 
 // Repeat returns reps copies of every run, with Rep = 0 … reps-1.

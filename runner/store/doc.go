@@ -4,6 +4,6 @@
 // killed mid-run leaves no partial rows; the database is opened in WAL mode
 // with a busy timeout so that several oerun processes can share it.
 //
-// The schema (tables runs, metrics, epochs, embeddings, experiment_runs) is
-// documented in runner/README.md.
+// The schema (tables runs, metrics, epochs, embeddings, experiment_runs,
+// experiments) is documented in runner/README.md.
 package store

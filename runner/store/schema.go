@@ -1,8 +1,8 @@
 package store
 
-// schemaVersion is stored in PRAGMA user_version; Open refuses a database
-// written by a newer schema.
-const schemaVersion = 1
+// schemaVersion is stored in PRAGMA user_version; Open migrates a database
+// of an older version (see migrations) and refuses one of a newer version.
+const schemaVersion = 2
 
 // schema creates the tables. Config fields that are queried often are columns
 // of runs; the full canonical config is in runs.config. Every number a run
@@ -63,7 +63,46 @@ CREATE TABLE IF NOT EXISTS embeddings (
 );
 CREATE TABLE IF NOT EXISTS experiment_runs (
 	experiment TEXT NOT NULL,
+	profile    TEXT NOT NULL,
 	run_key    TEXT NOT NULL REFERENCES runs (key) ON DELETE CASCADE,
-	PRIMARY KEY (experiment, run_key)
+	position   INTEGER,
+	declared   TEXT,
+	PRIMARY KEY (experiment, profile, run_key)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS experiments (
+	experiment    TEXT NOT NULL,
+	profile       TEXT NOT NULL,
+	script_sha256 TEXT NOT NULL,
+	runs          INTEGER NOT NULL,
+	finished_at   TEXT NOT NULL,
+	PRIMARY KEY (experiment, profile)
 ) WITHOUT ROWID;
 `
+
+// migrations[v] brings a database of schema version v to version v+1; Open
+// applies them in order, in the transaction that sets the new version, and
+// then the schema, which creates the tables a version added. They are the
+// history of the schema: never edit one, add the next.
+var migrations = map[int]string{
+	// Version 2 records the profile a script declared a run at, where in its
+	// declaration order and how (experiment_runs.profile, position and
+	// declared), and each script's last complete execution (the new table
+	// experiments). Version 1 linked a run to a script at whatever profile
+	// the script ran, so which profile an existing row belongs to is not
+	// known: it is kept with profile '' and no position or declaration, and
+	// the next execution of its script records the profile (RecordExecution).
+	1: `
+CREATE TABLE experiment_runs_v2 (
+	experiment TEXT NOT NULL,
+	profile    TEXT NOT NULL,
+	run_key    TEXT NOT NULL REFERENCES runs (key) ON DELETE CASCADE,
+	position   INTEGER,
+	declared   TEXT,
+	PRIMARY KEY (experiment, profile, run_key)
+) WITHOUT ROWID;
+INSERT INTO experiment_runs_v2 (experiment, profile, run_key) SELECT experiment, '', run_key FROM experiment_runs;
+DROP TABLE experiment_runs;
+ALTER TABLE experiment_runs_v2 RENAME TO experiment_runs;
+`,
+}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/url"
 	"sort"
+	"strings"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
@@ -77,18 +78,27 @@ func Open(path string) (*Store, error) {
 }
 
 func (s *Store) migrate() error {
-	var v int
-	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
-		return err
-	}
-	if v > schemaVersion {
-		return fmt.Errorf("schema version %d is newer than this program's %d", v, schemaVersion)
-	}
+	// The transaction takes the write lock at BEGIN (_txlock=immediate) and
+	// reads the version under it, so that of two processes opening an old
+	// database the second finds it migrated.
 	tx, err := s.db.Begin()
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	var v int
+	if err := tx.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v > schemaVersion {
+		return fmt.Errorf("schema version %d is newer than this program's %d", v, schemaVersion)
+	}
+	// Version 0 is a new, empty database: the schema creates it whole.
+	for ; v > 0 && v < schemaVersion; v++ {
+		if _, err := tx.Exec(migrations[v]); err != nil {
+			return fmt.Errorf("migrating schema version %d to %d: %w", v, v+1, err)
+		}
+	}
 	if _, err := tx.Exec(schema); err != nil {
 		return err
 	}
@@ -156,10 +166,10 @@ func placeholders(n int) string {
 	return string(b)
 }
 
-// Put stores a run and links it to experiment, all in one transaction. An
-// OK run already stored (by a concurrent process) is kept and Put returns
-// nil; a stored failed run is replaced.
-func (s *Store) Put(ctx context.Context, experiment string, r Record) error {
+// Put stores a run in one transaction. An OK run already stored (by a
+// concurrent process) is kept and Put returns nil; a stored failed run is
+// replaced. Which scripts declared the run is recorded by RecordExecution.
+func (s *Store) Put(ctx context.Context, r Record) error {
 	if r.Status != OK && r.Status != Failed {
 		return fmt.Errorf("store: status %q, want ok or failed", r.Status)
 	}
@@ -177,26 +187,34 @@ func (s *Store) Put(ctx context.Context, experiment string, r Record) error {
 	case err != nil:
 		return fmt.Errorf("store: %w", err)
 	case prev == OK:
-		if err := link(ctx, tx, experiment, r.Job.Key); err != nil {
-			return err
-		}
-		return tx.Commit()
-	default:
-		if _, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE key = ?", r.Job.Key); err != nil {
-			return fmt.Errorf("store: replace failed run: %w", err)
-		}
+		return nil
 	}
 	if err := s.insert(ctx, tx, r); err != nil {
 		return fmt.Errorf("store: run %s: %w", r.Job.Key[:12], err)
-	}
-	if err := link(ctx, tx, experiment, r.Job.Key); err != nil {
-		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
 	}
 	return nil
 }
+
+// runColumns are the columns of runs, in the order insert writes them.
+var runColumns = []string{"key", "status", "error", "config", "dataset", "stands_in_for", "n", "dim",
+	"lambda", "noise", "noise_level", "algorithm", "algorithm_version", "eval_version", "seed", "rep", "backend", "stop_reason",
+	"threads", "started_at", "finished_at", "host", "os", "cpu", "cores", "gpu", "go_version", "git_commit"}
+
+// upsertRun writes a run, overwriting a stored failed one in place: an
+// UPDATE rather than DELETE and INSERT, whose ON DELETE CASCADE would take
+// the run out of experiment_runs for every script that declared it. (A
+// failed run has no metrics, epochs or embeddings rows to replace.)
+var upsertRun = func() string {
+	set := make([]string, len(runColumns)-1)
+	for i, c := range runColumns[1:] {
+		set[i] = c + " = excluded." + c
+	}
+	return "INSERT INTO runs (" + strings.Join(runColumns, ", ") + ") VALUES (" + placeholders(len(runColumns)) +
+		") ON CONFLICT (key) DO UPDATE SET " + strings.Join(set, ", ")
+}()
 
 func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 	c := r.Job.Config
@@ -206,10 +224,7 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 		stop, threads = r.Outcome.StopReason, r.Outcome.Threads
 	}
 	h := r.Host
-	_, err := tx.ExecContext(ctx, `INSERT INTO runs (key, status, error, config, dataset, stands_in_for, n, dim,
-		lambda, noise, noise_level, algorithm, algorithm_version, eval_version, seed, rep, backend, stop_reason,
-		threads, started_at, finished_at, host, os, cpu, cores, gpu, go_version, git_commit)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.ExecContext(ctx, upsertRun,
 		r.Job.Key, r.Status, r.Error, string(r.Job.JSON), c.Dataset, c.StandsInFor, c.N, c.Dim,
 		c.Lambda, c.Noise, c.NoiseLevel, c.Algorithm, r.Job.Version, job.EvalVersion, int64(c.Seed), c.Rep, c.Backend, stop,
 		threads, r.Start.UTC().Format(time.RFC3339Nano), r.End.UTC().Format(time.RFC3339Nano),
@@ -260,30 +275,4 @@ func nullable(v float64) any {
 		return nil
 	}
 	return v
-}
-
-// Link records that experiment declared the given (stored) runs.
-func (s *Store) Link(ctx context.Context, experiment string, keys []string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
-	}
-	defer tx.Rollback()
-	for _, k := range keys {
-		if err := link(ctx, tx, experiment, k); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
-}
-
-func link(ctx context.Context, tx *sql.Tx, experiment, key string) error {
-	if experiment == "" {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO experiment_runs (experiment, run_key) VALUES (?, ?)", experiment, key)
-	if err != nil {
-		return fmt.Errorf("store: link %s: %w", experiment, err)
-	}
-	return nil
 }

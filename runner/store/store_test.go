@@ -72,7 +72,7 @@ func TestPutGetRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "r.db"))
 	want := record(1, 5, 7)
-	if err := s.Put(ctx, "demo", want); err != nil {
+	if err := s.Put(ctx, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Get(ctx, want.Job.Key)
@@ -129,7 +129,7 @@ func TestPutSemantics(t *testing.T) {
 				return r
 			}
 			for _, st := range []string{tc.first, tc.second} {
-				if err := s.Put(ctx, "e", mk(st)); err != nil {
+				if err := s.Put(ctx, mk(st)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -155,7 +155,7 @@ func TestEmbeddingSizeLimit(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "r.db"))
 	s.MaxEmbedding = 10 // a 7×2 embedding has 14 values
 	r := record(1, 1, 7)
-	if err := s.Put(ctx, "", r); err != nil {
+	if err := s.Put(ctx, r); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Get(ctx, r.Job.Key)
@@ -171,7 +171,7 @@ func TestRejectsBadRecords(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "r.db"))
 	r := record(1, 1, 3)
 	for _, bad := range []Record{{Job: r.Job, Status: "done"}, {Job: r.Job, Status: OK}} {
-		if err := s.Put(context.Background(), "", bad); err == nil {
+		if err := s.Put(context.Background(), bad); err == nil {
 			t.Errorf("Put(%q, outcome %v) succeeded", bad.Status, bad.Outcome)
 		}
 	}
@@ -184,12 +184,12 @@ func TestConcurrentWriters(t *testing.T) {
 	stores := []*Store{open(t, path), open(t, path)}
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
-	for w, s := range stores {
+	for _, s := range stores {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				if err := s.Put(context.Background(), fmt.Sprint("w", w), record(uint64(i), 20, 30)); err != nil {
+				if err := s.Put(context.Background(), record(uint64(i), 20, 30)); err != nil {
 					errs <- err
 				}
 			}
@@ -200,11 +200,10 @@ func TestConcurrentWriters(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	var runs, links int
+	var runs int
 	stores[0].DB().QueryRow("SELECT count(*) FROM runs").Scan(&runs)
-	stores[0].DB().QueryRow("SELECT count(*) FROM experiment_runs").Scan(&links)
-	if runs != 20 || links != 40 {
-		t.Errorf("%d runs and %d links, want 20 and 40", runs, links)
+	if runs != 20 {
+		t.Errorf("%d runs, want 20", runs)
 	}
 }
 
@@ -232,7 +231,7 @@ func writeUntilKilled(path string) {
 	}
 	s.MaxEmbedding = -1
 	for seed := uint64(0); ; seed++ {
-		if err := s.Put(context.Background(), "kill", record(seed, childEpochs, 5000)); err != nil {
+		if err := s.Put(context.Background(), record(seed, childEpochs, 5000)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -285,8 +284,7 @@ func TestKillMidWriteKeepsDatabaseSound(t *testing.T) {
 	err = s.DB().QueryRow(`SELECT count(*) FROM runs r WHERE
 		(SELECT count(*) FROM epochs e WHERE e.run_key = r.key) != ` + strconv.Itoa(childEpochs) + ` OR
 		(SELECT count(*) FROM metrics m WHERE m.run_key = r.key) != 3 OR
-		NOT EXISTS (SELECT 1 FROM embeddings b WHERE b.run_key = r.key) OR
-		NOT EXISTS (SELECT 1 FROM experiment_runs x WHERE x.run_key = r.key)`).Scan(&partial)
+		NOT EXISTS (SELECT 1 FROM embeddings b WHERE b.run_key = r.key)`).Scan(&partial)
 	if err != nil || partial != 0 {
 		t.Errorf("%d partial runs (err %v)", partial, err)
 	}
@@ -297,7 +295,7 @@ func TestKillMidWriteKeepsDatabaseSound(t *testing.T) {
 		t.Errorf("%d orphan rows", orphans)
 	}
 	// The database is writable again after the crash.
-	if err := s.Put(ctx, "kill", record(1_000_000, 1, 3)); err != nil {
+	if err := s.Put(ctx, record(1_000_000, 1, 3)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -315,7 +313,7 @@ func Example() {
 	c, _ := job.Config{Dataset: "uniform", N: 100, Dim: 2, Lambda: 2, Algorithm: "storefake", Seed: 1}.Normalize()
 	ctx := context.Background()
 	before, _ := s.Statuses(ctx, []string{c.Key})
-	s.Put(ctx, "example", Record{Job: c, Status: Failed, Error: "diverged", Start: time.Now(), End: time.Now()})
+	s.Put(ctx, Record{Job: c, Status: Failed, Error: "diverged", Start: time.Now(), End: time.Now()})
 	after, _ := s.Statuses(ctx, []string{c.Key})
 	fmt.Println(len(before), after[c.Key])
 	// Output: 0 failed

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
 	"sync"
 
 	"github.com/oe-lab/oe/runner/execute"
@@ -24,28 +27,87 @@ type Session struct {
 	Exec  *execute.Executor
 	// Command is the command line that reruns the experiment.
 	Command string
+	// Parent is the execution that required this one through exp's
+	// Section (nil for a script oerun was given).
+	Parent *Session
+	// Require executes the script at path at Profile, as oerun would (its
+	// runs, its report), with this session as its Parent; why says what
+	// made it necessary. It returns what the script executed.
+	Require func(path, why string) (execute.Summary, error)
 
 	mu sync.Mutex
 	// Doc is the report the script builds (nil until exp.Begin).
 	Doc *report.Doc
 	// Summary totals the runs of every exp Run call.
 	Summary execute.Summary
+	// members are the runs the script declared or read, each once, in
+	// order; seen holds their keys.
+	members []store.Member
+	seen    map[string]bool
 }
 
 // Lock and Unlock guard Doc and Summary.
 func (s *Session) Lock()   { s.mu.Lock() }
 func (s *Session) Unlock() { s.mu.Unlock() }
 
+// Declare notes that the script declared (or read) the run with this key;
+// declared is the run as the script declared it (JSON). A key declared
+// again keeps its first place.
+func (s *Session) Declare(key, declared string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen[key] {
+		return
+	}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	s.seen[key] = true
+	s.members = append(s.members, store.Member{Key: key, Declared: declared})
+}
+
+// Members returns the runs declared so far, in order.
+func (s *Session) Members() []store.Member {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]store.Member(nil), s.members...)
+}
+
+// Requires returns the names of the executions that led to this one, the
+// script oerun was given first and this one last.
+func (s *Session) Requires() []string {
+	var chain []string
+	for p := s; p != nil; p = p.Parent {
+		chain = append([]string{p.Name}, chain...)
+	}
+	return chain
+}
+
+// ScriptSHA256 returns the hex SHA-256 of a script file, which tells whether
+// the script changed since an execution.
+func ScriptSHA256(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:]), nil
+}
+
 var (
 	mu      sync.Mutex
 	current *Session
 )
 
-// Set makes s the current session (nil ends it). One script runs at a time.
-func Set(s *Session) {
+// Set makes s the current session (nil: none) and returns the one it
+// replaces. A script executes one at a time; a script that another requires
+// runs inside it, so its session replaces the requiring one's until it
+// completes.
+func Set(s *Session) (previous *Session) {
 	mu.Lock()
 	defer mu.Unlock()
-	current = s
+	previous, current = current, s
+	return previous
 }
 
 // Current returns the current session, or nil outside a script execution.

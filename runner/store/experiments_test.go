@@ -1,0 +1,247 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// v1Database writes a database of schema version 1 (testdata/schema_v1.sql)
+// holding a run for each seed, with one metric each, and the links of
+// experiment_runs: experiment → seeds.
+func v1Database(t *testing.T, path string, seeds []uint64, links map[string][]uint64) {
+	t.Helper()
+	ddl, err := os.ReadFile(filepath.Join("testdata", "schema_v1.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stmts := []string{string(ddl), "PRAGMA user_version = 1"}
+	for _, seed := range seeds {
+		c := canonical(seed)
+		stmts = append(stmts,
+			fmt.Sprintf(`INSERT INTO runs (key, status, config, dataset, n, dim, lambda, noise, noise_level, algorithm,
+				algorithm_version, eval_version, seed, rep, backend, started_at, finished_at)
+				VALUES ('%s', 'ok', '%s', 'uniform', 50, 2, 2, '', 0, 'storefake', 3, 1, %d, 0, 'cpu', '', '')`, c.Key, c.JSON, seed),
+			fmt.Sprintf("INSERT INTO metrics (run_key, name, value) VALUES ('%s', 'test_error', 0.25)", c.Key))
+	}
+	for experiment, ss := range links {
+		for _, seed := range ss {
+			stmts = append(stmts, fmt.Sprintf("INSERT INTO experiment_runs (experiment, run_key) VALUES ('%s', '%s')", experiment, canonical(seed).Key))
+		}
+	}
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%v\n%s", err, q)
+		}
+	}
+}
+
+// memberRows lists experiment_runs as "experiment profile seed position
+// declared", sorted, naming runs by their seed among seeds.
+func memberRows(t *testing.T, s *Store, seeds []uint64) []string {
+	t.Helper()
+	seedOf := map[string]uint64{}
+	for _, seed := range seeds {
+		seedOf[canonical(seed).Key] = seed
+	}
+	rows, err := s.DB().Query("SELECT experiment, profile, run_key, coalesce(position, -1), coalesce(declared, 'NULL') FROM experiment_runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var experiment, profile, key, declared string
+		var position int
+		if err := rows.Scan(&experiment, &profile, &key, &position, &declared); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s %q %d %d %s", experiment, profile, seedOf[key], position, declared))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func userVersion(t *testing.T, s *Store) int {
+	t.Helper()
+	var v int
+	if err := s.DB().QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestMigrateVersion1 opens a database of schema version 1: its runs are
+// kept, each link of a script to a run is kept with an unknown (empty)
+// profile, and the next execution of the script at a profile gives its
+// links that profile.
+func TestMigrateVersion1(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	seeds := []uint64{1, 2, 3}
+	v1Database(t, path, seeds, map[string][]uint64{"general": {1, 2}, "noise": {2}})
+
+	steps := []struct {
+		name string
+		do   func(s *Store) error
+		want []string
+	}{
+		{"migrated: links kept with an empty profile", nil, []string{
+			`general "" 1 -1 NULL`, `general "" 2 -1 NULL`, `noise "" 2 -1 NULL`}},
+		{"reopened: nothing changes", nil, []string{
+			`general "" 1 -1 NULL`, `general "" 2 -1 NULL`, `noise "" 2 -1 NULL`}},
+		{"general runs at quick: its links get the profile", func(s *Store) error {
+			return s.RecordExecution(ctx, "general", "quick", "h", []Member{{Key: canonical(2).Key, Declared: "{2}"}, {Key: canonical(3).Key, Declared: "{3}"}})
+		}, []string{`general "" 1 -1 NULL`, `general "quick" 2 0 {2}`, `general "quick" 3 1 {3}`, `noise "" 2 -1 NULL`}},
+	}
+	for _, st := range steps {
+		s, err := Open(path)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if st.do != nil {
+			if err := st.do(s); err != nil {
+				t.Fatalf("%s: %v", st.name, err)
+			}
+		}
+		if v := userVersion(t, s); v != schemaVersion {
+			t.Errorf("%s: user_version %d, want %d", st.name, v, schemaVersion)
+		}
+		if got := memberRows(t, s, seeds); !reflect.DeepEqual(got, st.want) {
+			t.Errorf("%s: experiment_runs\n%s\nwant\n%s", st.name, strings.Join(got, "\n"), strings.Join(st.want, "\n"))
+		}
+		for _, seed := range seeds {
+			r, err := s.Get(ctx, canonical(seed).Key)
+			if err != nil || r.Outcome.Metrics["test_error"] != 0.25 || r.Job.Config.Seed != seed {
+				t.Errorf("%s: run %d not kept: %+v, %v", st.name, seed, r, err)
+			}
+		}
+		s.Close()
+	}
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	s := open(t, path)
+	if _, err := s.DB().Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion+1)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), "is newer than this program's") {
+		t.Errorf("Open of a newer schema: %v", err)
+	}
+}
+
+// TestRecordExecution records executions of scripts one after the other:
+// each replaces only the runs that the same script declared at the same
+// profile before.
+func TestRecordExecution(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	for seed := uint64(1); seed <= 4; seed++ {
+		if err := s.Put(ctx, record(seed, 1, 3)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name, experiment, profile, hash string
+		seeds                           []uint64 // declared, in order; 99 is not stored
+		wantErr                         string
+		want                            map[string][]uint64 // experiment/profile → members, in order
+	}{
+		{"first execution", "general", "quick", "h1", []uint64{3, 1, 2}, "",
+			map[string][]uint64{"general/quick": {3, 1, 2}}},
+		{"another profile is another set", "general", "smoke", "h1", []uint64{4}, "",
+			map[string][]uint64{"general/quick": {3, 1, 2}, "general/smoke": {4}}},
+		{"another script is another set", "noise", "quick", "n1", []uint64{1}, "",
+			map[string][]uint64{"general/quick": {3, 1, 2}, "general/smoke": {4}, "noise/quick": {1}}},
+		{"the next execution replaces the set", "general", "quick", "h2", []uint64{2, 4}, "",
+			map[string][]uint64{"general/quick": {2, 4}, "general/smoke": {4}, "noise/quick": {1}}},
+		{"a run declared twice is listed once", "general", "quick", "h3", []uint64{1, 2, 1}, "",
+			map[string][]uint64{"general/quick": {1, 2}, "general/smoke": {4}, "noise/quick": {1}}},
+		{"an execution declaring no runs", "noise", "quick", "n2", nil, "",
+			map[string][]uint64{"general/quick": {1, 2}, "general/smoke": {4}, "noise/quick": nil}},
+		{"a run not stored fails and changes nothing", "general", "quick", "h4", []uint64{3, 99}, "FOREIGN KEY",
+			map[string][]uint64{"general/quick": {1, 2}, "general/smoke": {4}, "noise/quick": nil}},
+	}
+	hashes := map[string]string{}
+	for _, st := range steps {
+		var members []Member
+		for _, seed := range st.seeds {
+			members = append(members, Member{Key: canonical(seed).Key, Declared: fmt.Sprint(seed)})
+		}
+		err := s.RecordExecution(ctx, st.experiment, st.profile, st.hash, members)
+		if st.wantErr == "" && err != nil || st.wantErr != "" && (err == nil || !strings.Contains(err.Error(), st.wantErr)) {
+			t.Fatalf("%s: error %v, want %q", st.name, err, st.wantErr)
+		}
+		if err == nil {
+			hashes[st.experiment+"/"+st.profile] = st.hash
+		}
+		for set, want := range st.want {
+			experiment, profile, _ := strings.Cut(set, "/")
+			got, err := s.Members(ctx, experiment, profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seeds []uint64
+			for _, m := range got {
+				var seed uint64
+				fmt.Sscan(m.Declared, &seed)
+				if m.Key != canonical(seed).Key || m.Dataset != "uniform" || m.Algorithm != "storefake" || m.AlgorithmVersion != 3 || m.EvalVersion < 1 {
+					t.Errorf("%s: %s: member %+v", st.name, set, m)
+				}
+				seeds = append(seeds, seed)
+			}
+			if !reflect.DeepEqual(seeds, want) {
+				t.Errorf("%s: %s declares %v, want %v", st.name, set, seeds, want)
+			}
+			x, ok, err := s.LastExecution(ctx, experiment, profile)
+			if err != nil || !ok || x.ScriptSHA256 != hashes[set] || x.Runs != len(want) || x.Finished.IsZero() {
+				t.Errorf("%s: %s: last execution %+v, %v, %v; want hash %s, %d runs", st.name, set, x, ok, err, hashes[set], len(want))
+			}
+		}
+	}
+	if _, ok, err := s.LastExecution(ctx, "general", "paper"); ok || err != nil {
+		t.Errorf("an execution at a profile never run: %v, %v", ok, err)
+	}
+}
+
+// TestRetriedRunStaysDeclared: a failed run executed again (--retry-failed)
+// by one script stays among the runs of every script that declared it.
+func TestRetriedRunStaysDeclared(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	failed := record(1, 3, 4)
+	failed.Status, failed.Error, failed.Outcome = Failed, "diverged (NaN or Inf)", nil
+	if err := s.Put(ctx, failed); err != nil {
+		t.Fatal(err)
+	}
+	for _, experiment := range []string{"general", "noise"} {
+		if err := s.RecordExecution(ctx, experiment, "quick", "h", []Member{{Key: failed.Job.Key, Declared: "{}"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Put(ctx, record(1, 3, 4)); err != nil {
+		t.Fatal(err)
+	}
+	for _, experiment := range []string{"general", "noise"} {
+		m, err := s.Members(ctx, experiment, "quick")
+		if err != nil || len(m) != 1 {
+			t.Errorf("%s declares %d runs after the retry (%v), want 1", experiment, len(m), err)
+		}
+	}
+	if r, err := s.Get(ctx, failed.Job.Key); err != nil || r.Status != OK || len(r.Outcome.Trace) != 3 {
+		t.Errorf("retried run: %+v, %v", r, err)
+	}
+}
