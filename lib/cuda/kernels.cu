@@ -35,21 +35,11 @@
 typedef long long i64;
 typedef unsigned long long u64;
 
-// blockSumDouble returns, in thread 0, the sum of v over the block.
-__device__ double blockSumDouble(double v) {
-    __shared__ double s[BLOCK];
-    s[threadIdx.x] = v;
-    __syncthreads();
-    for (int w = BLOCK / 2; w > 0; w >>= 1) {
-        if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
-        __syncthreads();
-    }
-    return s[0];
-}
-
-// blockSumU64 returns, in thread 0, the sum of v over the block.
-__device__ u64 blockSumU64(u64 v) {
-    __shared__ u64 s[BLOCK];
+// blockSum returns, in thread 0, the sum of v over the block. Each
+// instantiation (double for losses, u64 for counts) has its own shared
+// array.
+template <typename T> __device__ T blockSum(T v) {
+    __shared__ T s[BLOCK];
     s[threadIdx.x] = v;
     __syncthreads();
     for (int w = BLOCK / 2; w > 0; w >>= 1) {
@@ -151,7 +141,7 @@ extern "C" __global__ void tl_grad(const float *x, const int *idx, i64 m, int d,
             atomicAdd(gk + c, -v);
         }
     }
-    double s = blockSumDouble(total);
+    double s = blockSum<double>(total);
     if (threadIdx.x == 0) atomicAdd(loss, s);
 }
 
@@ -168,7 +158,7 @@ extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, 
         bool violated = tiesViolate ? !(dij < dik) : (dik < dij);
         if (violated) count++;
     }
-    u64 s = blockSumU64(count);
+    u64 s = blockSum<u64>(count);
     if (threadIdx.x == 0) atomicAdd(bad, s);
 }
 
@@ -203,7 +193,7 @@ extern "C" __global__ void nonfinite(const float *x, i64 size, u64 *bad) {
     for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
         if (!isfinite(x[e])) count++;
     }
-    u64 s = blockSumU64(count);
+    u64 s = blockSum<u64>(count);
     if (threadIdx.x == 0) atomicAdd(bad, s);
 }
 
@@ -363,7 +353,7 @@ extern "C" __global__ void gram_coef(const double *x, const int *idx, i64 from, 
         coef[2 * t] = a;
         coef[2 * t + 1] = b;
     }
-    double s = blockSumDouble(total);
+    double s = blockSum<double>(total);
     if (threadIdx.x == 0) atomicAdd(loss, s);
 }
 
