@@ -54,7 +54,7 @@ cuda:
 # kernel against its CPU twin) into bin/, to run on a machine without Go:
 # bin/cuda.test -test.v, etc. They skip where no device answers.
 cuda-tests:
-	for p in cuda tripletloss gram; do \
+	for p in cuda tripletloss gram oenn; do \
 		$(CUDA_ENV) $(GO) test -tags cuda -c -ldflags='-s -w' -o bin/$$p-cuda.test ./lib/$$p || exit 1; \
 	done
 

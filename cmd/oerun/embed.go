@@ -65,7 +65,7 @@ func embedCommand(args []string) error {
 	lr := fs.Float64("lr", 0, "learning rate (0: the method's default, 1 for SOE/STE/t-STE/CKL-x)")
 	batch := fs.Int("batch", 0, "batch size in triplets (0: min(#triplets, 1,000,000))")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores)")
-	backend := fs.String("backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx on an NVIDIA GPU, in a binary built by make cuda) "+
+	backend := fs.String("backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx, oenn on an NVIDIA GPU, in a binary built by make cuda) "+
 		"or auto (cuda where the method and this binary and machine support it, else cpu)")
 	noStop := fs.Bool("no-stop", false, "run all --epochs, ignoring the stopping rule")
 	quiet := fs.Bool("quiet", false, "no progress bar")

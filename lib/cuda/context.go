@@ -18,7 +18,8 @@ var kernelsPTX string
 
 // kernelNames are the entry points of kernels.ptx.
 var kernelNames = []string{"tl_grad", "tl_violations", "adam_step", "nonfinite", "gather_triplets",
-	"gen_triplets", "gram_coef", "gram_edges", "gram_diag"}
+	"gen_triplets", "gram_coef", "gram_edges", "gram_diag",
+	"sgemm", "oenn_bias_relu", "oenn_mask_relu", "oenn_col_sums", "oenn_hinge", "oenn_codes", "oenn_amsgrad"}
 
 // Context is a CUDA context on one device with oe's kernels loaded. Its
 // methods may be called from any goroutine; they are serialised (see the
@@ -91,6 +92,22 @@ func Open(ordinal int) (*Context, error) {
 		return fail(err)
 	}
 	return c, nil
+}
+
+// shared is the process's context of Shared.
+var shared struct {
+	once sync.Once
+	ctx  *Context
+	err  error
+}
+
+// Shared returns a context on device 0 that the whole process shares,
+// opened on first use and never closed: opening one costs a few hundred
+// milliseconds (driver start, PTX JIT) and device memory, too much per run
+// of an experiment or per method. The error of the first Open is kept.
+func Shared() (*Context, error) {
+	shared.once.Do(func() { shared.ctx, shared.err = Open(0) })
+	return shared.ctx, shared.err
 }
 
 // do runs f with the context current on a locked OS thread, holding the
@@ -302,6 +319,34 @@ func (b *Buffer[T]) CopyTo(dst []T) error {
 		return nil
 	}
 	return b.c.do(func() error { return memcpyDtoH(unsafe.Pointer(&dst[0]), b.ptr, int64(b.n)*sizeOf[T]()) })
+}
+
+// CopyFromAt copies src to the elements [off, off+len(src)) of the buffer:
+// a transfer of only the part in use, as for a batch's index lists.
+func (b *Buffer[T]) CopyFromAt(off int, src []T) error {
+	if off < 0 || off+len(src) > b.n {
+		return fmt.Errorf("cuda: copying %d elements to offset %d of a buffer of %d", len(src), off, b.n)
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	return b.c.do(func() error {
+		return memcpyHtoD(devicePtr(b.at(off)), unsafe.Pointer(&src[0]), int64(len(src))*sizeOf[T]())
+	})
+}
+
+// CopyToAt copies the elements [off, off+len(dst)) of the buffer to dst,
+// waiting for the work issued before.
+func (b *Buffer[T]) CopyToAt(off int, dst []T) error {
+	if off < 0 || off+len(dst) > b.n {
+		return fmt.Errorf("cuda: copying %d elements from offset %d of a buffer of %d", len(dst), off, b.n)
+	}
+	if len(dst) == 0 {
+		return nil
+	}
+	return b.c.do(func() error {
+		return memcpyDtoH(unsafe.Pointer(&dst[0]), devicePtr(b.at(off)), int64(len(dst))*sizeOf[T]())
+	})
 }
 
 // Zero sets every element to 0.

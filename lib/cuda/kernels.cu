@@ -380,3 +380,207 @@ extern "C" __global__ void gram_diag(const i64 *adjPtr, const int *adjEdge, cons
         diag[a] = sum;
     }
 }
+
+// ---- OENN (lib/oenn): EmbNet's forward and backward passes, its hinge loss
+// and its AMSGrad step. Matrices are row-major float32 with explicit row
+// strides, as lib/oenn's gemm.go lays them out.
+
+// Tile of sgemm: each block computes a GEMM_TM×GEMM_TN tile of C, stepping
+// through the inner dimension GEMM_TK at a time; each of its 256 threads
+// (16×16) keeps a 4×4 set of outputs in registers.
+#define GEMM_TM 64
+#define GEMM_TN 64
+#define GEMM_TK 16
+
+// sgemm computes C = op(A)·op(B) (accumulate 0) or C += op(A)·op(B)
+// (accumulate 1) for op(A) m×k, op(B) k×n, C m×n, all row-major with row
+// strides lda, ldb, ldc. With transA, A is stored k×m and op(A) is its
+// transpose (likewise B). Tiles of C are spread over the blocks in a
+// grid-stride loop; edges are handled by loading zeros past the matrices'
+// ends and not storing past C's. The products are accumulated with explicit
+// fused multiply-adds, in order along the inner dimension: twice as fast as
+// separate multiplies and adds, and the result differs from the CPU's
+// gemm.go (which also fuses, in blocks) only in rounding.
+extern "C" __global__ void sgemm(const float *a, i64 lda, int transA, const float *b, i64 ldb, int transB, float *c,
+                                 i64 ldc, i64 m, i64 n, i64 k, int accumulate) {
+    // The +1 padding staggers the rows over the shared-memory banks for the
+    // column-wise stores of the untransposed A and transposed B.
+    __shared__ float as[GEMM_TK][GEMM_TM + 1];
+    __shared__ float bs[GEMM_TK][GEMM_TN + 1];
+    int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    i64 tilesN = (n + GEMM_TN - 1) / GEMM_TN;
+    i64 tiles = (m + GEMM_TM - 1) / GEMM_TM * tilesN;
+    for (i64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        i64 i0 = tile / tilesN * GEMM_TM, j0 = tile % tilesN * GEMM_TN;
+        float acc[4][4];
+        for (int r = 0; r < 4; r++)
+            for (int s = 0; s < 4; s++) acc[r][s] = 0;
+        for (i64 p0 = 0; p0 < k; p0 += GEMM_TK) {
+            // Each thread loads 4 of the tile's 64×16 elements of op(A) and
+            // 4 of op(B)'s 16×64, consecutive threads reading consecutive
+            // addresses of whichever dimension is contiguous in memory.
+            for (int q = 0; q < GEMM_TM * GEMM_TK / BLOCK; q++) {
+                int e = threadIdx.x + q * BLOCK;
+                int ii, pp;
+                if (transA) {
+                    pp = e / GEMM_TM;
+                    ii = e % GEMM_TM;
+                } else {
+                    ii = e / GEMM_TK;
+                    pp = e % GEMM_TK;
+                }
+                i64 i = i0 + ii, p = p0 + pp;
+                float v = 0;
+                if (i < m && p < k) v = transA ? a[p * lda + i] : a[i * lda + p];
+                as[pp][ii] = v;
+                int jj;
+                if (transB) {
+                    jj = e / GEMM_TK;
+                    pp = e % GEMM_TK;
+                } else {
+                    pp = e / GEMM_TN;
+                    jj = e % GEMM_TN;
+                }
+                i64 j = j0 + jj;
+                p = p0 + pp;
+                v = 0;
+                if (j < n && p < k) v = transB ? b[j * ldb + p] : b[p * ldb + j];
+                bs[pp][jj] = v;
+            }
+            __syncthreads();
+            for (int pp = 0; pp < GEMM_TK; pp++) {
+                float ra[4], rb[4];
+                for (int r = 0; r < 4; r++) ra[r] = as[pp][ty + 16 * r];
+                for (int s = 0; s < 4; s++) rb[s] = bs[pp][tx + 16 * s];
+                for (int r = 0; r < 4; r++)
+                    for (int s = 0; s < 4; s++) acc[r][s] = __fmaf_rn(ra[r], rb[s], acc[r][s]);
+            }
+            __syncthreads();
+        }
+        // Thread (tx, ty) owns rows ty + 16r and columns tx + 16s of the
+        // tile: a warp stores 16 consecutive floats of two rows at a time.
+        for (int r = 0; r < 4; r++) {
+            i64 i = i0 + ty + 16 * r;
+            if (i >= m) break;
+            for (int s = 0; s < 4; s++) {
+                i64 j = j0 + tx + 16 * s;
+                if (j >= n) break;
+                float *dst = c + i * ldc + j;
+                *dst = accumulate ? *dst + acc[r][s] : acc[r][s];
+            }
+        }
+    }
+}
+
+// oenn_bias_relu adds bias[col] to every entry of the rows×cols matrix x
+// and, with relu, clamps it as Go's max(v, 0) does (lib/oenn's addBias):
+// NaN stays NaN, −0 becomes +0.
+extern "C" __global__ void oenn_bias_relu(float *x, const float *bias, i64 rows, i64 cols, int relu) {
+    i64 size = rows * cols;
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
+        float v = x[e] + bias[e % cols];
+        if (relu && !(v > 0 || v != v)) v = 0;
+        x[e] = v;
+    }
+}
+
+// oenn_mask_relu zeroes grad[e] where the ReLU output act[e] is zero, as
+// lib/oenn's maskReLU does: by bit pattern, so only +0 (what the clamp
+// writes) masks.
+extern "C" __global__ void oenn_mask_relu(float *grad, const float *act, i64 size) {
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
+        if (__float_as_uint(act[e]) == 0) grad[e] = 0;
+    }
+}
+
+// oenn_col_sums sums the columns of the rows×cols matrix x in chunks of
+// chunk rows: out[q*cols + col] is the sum, in row order from 0, of rows
+// [q·chunk, (q+1)·chunk) of column col, one thread per (q, col). With chunk
+// ≥ rows it is lib/oenn's columnSums to the bit; for tall matrices the Go
+// side runs it twice (chunks, then the sums of the chunks), which keeps
+// every thread's loop short and the result deterministic.
+extern "C" __global__ void oenn_col_sums(const float *x, i64 rows, i64 cols, i64 chunk, float *out) {
+    i64 chunks = max((rows + chunk - 1) / chunk, (i64)1); // rows = 0: one chunk, of zeros
+    i64 items = chunks * cols;
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < items; e += (i64)gridDim.x * blockDim.x) {
+        i64 q = e / cols, col = e % cols;
+        i64 end = min(rows, (q + 1) * chunk);
+        float s = 0;
+        for (i64 r = q * chunk; r < end; r++) s += x[r * cols + col];
+        out[e] = s;
+    }
+}
+
+// oenn_hinge is lib/oenn's hinge over m triplets: rows holds each
+// triplet's three rows of the embedding y (d columns). It adds the hinge
+// max(0, ‖yi−yj‖² − ‖yi−yk‖² + 1) of each triplet to *loss and the gradient
+// of scale × that sum to dy, with atomicAdd: the sum's order, and its last
+// bits, vary from run to run. Distances in float32 in coordinate order, as
+// the CPU computes them; a NaN hinge passes on into the loss.
+extern "C" __global__ void oenn_hinge(const float *y, int d, const int *rows, i64 m, float scale, float *dy,
+                                      double *loss) {
+    double total = 0;
+    float two = 2 * scale;
+    for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (i64)gridDim.x * blockDim.x) {
+        i64 i = (i64)rows[3 * t] * d, j = (i64)rows[3 * t + 1] * d, k = (i64)rows[3 * t + 2] * d;
+        float dij = 0, dik = 0;
+        for (int c = 0; c < d; c++) {
+            float u = y[i + c] - y[j + c], v = y[i + c] - y[k + c];
+            dij += u * u;
+            dik += v * v;
+        }
+        float l = dij - dik + 1;
+        if (l <= 0) continue;
+        total += l;
+        for (int c = 0; c < d; c++) {
+            float u = y[i + c] - y[j + c], v = y[i + c] - y[k + c];
+            atomicAdd(dy + i + c, two * (u - v));
+            atomicAdd(dy + j + c, -(two * u));
+            atomicAdd(dy + k + c, two * v);
+        }
+    }
+    double s = blockSum<double>(total);
+    if (threadIdx.x == 0) atomicAdd(loss, s);
+}
+
+// oenn_codes writes the input codes of the count items items[r] into the
+// rows of x (len columns): the binary code of the index, most significant
+// bit first (random null), or row items[r] of the random-code table (lib/oenn's
+// codes.put). One thread per entry of x.
+extern "C" __global__ void oenn_codes(const int *items, i64 count, i64 len, const float *random, float *x) {
+    i64 size = count * len;
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
+        i64 r = e / len, b = e % len;
+        i64 q = items[r];
+        if (random) {
+            x[e] = random[q * len + b];
+        } else {
+            // Go's shift of an int by 63 or more gives 0 (q ≥ 0); C's is undefined.
+            i64 shift = len - 1 - b;
+            x[e] = shift < 63 ? (float)((q >> shift) & 1) : 0.0f;
+        }
+    }
+}
+
+// oenn_amsgrad is lib/oenn's amsgrad.step over all size parameters, with
+// the per-step constants computed on the host as it computes them:
+//   m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², v̂ ← max(v̂, v),
+//   p ← p − step·m/(√v̂·invSqrtBC2 + ε).
+// It differs from adam_step (lib/optim's formula, which divides √v̂ by
+// √(1−β₂ᵗ)) in that multiplication, which rounds differently.
+extern "C" __global__ void oenn_amsgrad(float *p, const float *g, float *m, float *v, float *vmax, i64 size,
+                                        float step, float invSqrtBC2, float b1, float b2, float eps) {
+    float c1 = 1 - b1, c2 = 1 - b2;
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
+        float ge = g[e];
+        float me = b1 * m[e] + c1 * ge;
+        float ve = b2 * v[e] + c2 * ge * ge;
+        m[e] = me;
+        v[e] = ve;
+        // Go's max: NaN if either is NaN (fmaxf would drop the NaN).
+        float vm = vmax[e];
+        vm = (vm != vm || ve != ve) ? vm + ve : fmaxf(vm, ve);
+        vmax[e] = vm;
+        p[e] -= step * me / (sqrtf(vm) * invSqrtBC2 + eps);
+    }
+}

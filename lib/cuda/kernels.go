@@ -84,10 +84,18 @@ func boolArg(v bool) uint64 {
 // run launches kernel name over count items (one thread each) with args,
 // timed under name. Called inside do. count 0 launches nothing.
 func (c *Context) run(name string, count int, args ...uint64) error {
-	if count == 0 {
+	return c.runBlocks(name, (count+block-1)/block, args...)
+}
+
+// runBlocks launches kernel name on blocks blocks (capped at maxGrid: the
+// kernels loop over their work) with args, timed under name: the launch of
+// kernels whose items are whole blocks, such as sgemm's tiles. Called
+// inside do. blocks ≤ 0 launches nothing.
+func (c *Context) runBlocks(name string, blocks int, args ...uint64) error {
+	if blocks <= 0 {
 		return nil
 	}
-	grid := min((count+block-1)/block, c.maxGrid)
+	grid := min(blocks, c.maxGrid)
 	return c.timed(name, func() error {
 		if err := launch(c.fns[name], grid, block, args); err != nil {
 			return fmt.Errorf("launching %s: %w", name, err)

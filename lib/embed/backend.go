@@ -12,7 +12,7 @@ const (
 	BackendCPU = "cpu"
 	// BackendCUDA runs on an NVIDIA GPU through lib/cuda: only in a binary
 	// built with -tags cuda, on a machine with a device, and only for the
-	// methods whose Info lists it (SOE, STE, t-STE, CKL-x).
+	// methods whose Info lists it (SOE, STE, t-STE, CKL-x, OENN).
 	BackendCUDA = "cuda"
 	// BackendAuto is BackendCUDA where the method supports it and CUDA
 	// works in this binary on this machine, else BackendCPU.
@@ -77,7 +77,7 @@ func (i Info) Available(name string) error {
 // NotSupported is the error of a method asked to run on a backend it does
 // not implement.
 func NotSupported(method, backend string) error {
-	return fmt.Errorf("embed: %s is not supported on %s (only the triplet-loss methods soe, ste, tste and cklx are)",
+	return fmt.Errorf("embed: %s is not supported on %s (only soe, ste, tste, cklx and oenn are)",
 		method, backend)
 }
 

@@ -23,6 +23,15 @@
 // gradient of the shared weights is the same sum, and the cost per batch is
 // bounded by n.
 //
+// With the cuda backend (embed.Options.Backend, in a binary built with
+// -tags cuda) the same training runs on an NVIDIA GPU through lib/cuda
+// (gpu_cuda.go): the parameters, AMSGrad's moments and the activations stay
+// on the device, each batch's distinct items and triplet rows are copied to
+// it, and embeddings come back only at the stopping rule's checks and at
+// the end. The batching, shuffling and stopping rule are the CPU's (one
+// loop, train.go, over a backend interface); results agree with the CPU's
+// to rounding. The out-of-sample extension runs on the CPU only.
+//
 // OENN registers itself with lib/embed as "oenn". After Fit, (*OENN).Model
 // returns the trained network, which can be saved (Model.Save, Load) and
 // extended to new items (Model.Extend).

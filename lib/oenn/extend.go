@@ -20,8 +20,16 @@ import (
 // drawn from opt.Seed), of the model's input length, lengthened to
 // ⌈log₂ k⌉ when binary codes of that length cannot tell the k new items
 // apart. The result's embedding has t.N rows: the frozen network's outputs,
-// then the new items'.
+// then the new items'. The extension runs on the CPU: opt.Backend cuda is
+// an error, auto means cpu.
 func (m *Model) Extend(ctx context.Context, t *triplets.Set, opt embed.Options) (*embed.Result, error) {
+	b, err := embed.ParseBackend(opt.Backend)
+	if err != nil {
+		return nil, fmt.Errorf("oenn extend: %w", err)
+	}
+	if b == embed.BackendCUDA {
+		return nil, fmt.Errorf("oenn extend: the out-of-sample extension runs on the CPU only, not on %s", b)
+	}
 	if t == nil {
 		return nil, fmt.Errorf("oenn extend: no triplets")
 	}

@@ -32,13 +32,18 @@ func (o *OENN) Model() *Model { return o.model }
 
 // Fit trains EmbNet on p.Train with Adam (AMSGrad), learning rate 0.005 and
 // batches of min(#triplets, 50,000) reshuffled every epoch, stopping by
-// opt.Stop, and returns the network's outputs for the p.Items() items. The
-// matrix products run on GOMAXPROCS goroutines; results do not depend on
-// their number, so opt.Threads is not used. On cancellation
+// opt.Stop, and returns the network's outputs for the p.Items() items. On
+// the CPU the matrix products run on GOMAXPROCS goroutines; results do not
+// depend on their number, so opt.Threads is not used. With opt.Backend
+// cuda (or auto where CUDA works) the network trains on the GPU (lib/cuda):
+// results then differ from the CPU's in rounding and vary in their last
+// bits from run to run (the loss gradient is summed with atomic adds). On
+// cancellation
 // Fit returns the embedding reached so far, with StopCanceled, together
 // with the context's error.
 func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
-	if err := opt.RequireCPU("oenn"); err != nil {
+	gpu, err := useGPU(opt.Backend)
+	if err != nil {
 		return nil, err
 	}
 	if err := p.Check(true); err != nil {
@@ -66,7 +71,7 @@ func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 		set = set.Slice(0, set.Len())
 		set.N = n
 	}
-	t := &trainer{method: "oenn", net: net, codes: codes, set: set}
+	t := &trainer{method: "oenn", net: net, codes: codes, set: set, gpu: gpu}
 	res, err := t.run(ctx, opt)
 	if err != nil {
 		return res, err
@@ -79,12 +84,27 @@ func init() {
 	embed.Register(embed.Info{
 		Name: "oenn",
 		// Version 2: the packed matrix products (gemm.go) sum in a different
-		// order than version 1's axpy loops, so float32 results differ.
-		Version: 2,
-		Params:  embed.Params{"width": 0, "input": 0, "inputlen": 0},
-		Doc:     "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item index)",
-		New:     newFromParams,
+		// order than version 1's axpy loops, so float32 results differ. The
+		// cuda backend left CPU results unchanged.
+		Version:  2,
+		Backends: map[string]func() error{embed.BackendCUDA: cudaAvailable},
+		Params:   embed.Params{"width": 0, "input": 0, "inputlen": 0},
+		Doc:      "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item index)",
+		New:      newFromParams,
 	})
+}
+
+// useGPU resolves Options.Backend: cuda trains on the GPU, auto does where
+// CUDA works in this binary on this machine, cpu (or "") does not.
+func useGPU(name string) (bool, error) {
+	b, err := embed.ParseBackend(name)
+	if err != nil {
+		return false, fmt.Errorf("oenn: %w", err)
+	}
+	if b == embed.BackendAuto {
+		return cudaAvailable() == nil, nil
+	}
+	return b == embed.BackendCUDA, nil
 }
 
 // newFromParams builds an OENN from registry parameters: width (0 = the

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -159,6 +160,13 @@ func TestExtendRejects(t *testing.T) {
 			}
 		})
 	}
+	good := &triplets.Set{N: n + 1, Idx: []int32{n32(n), 0, 1}}
+	for _, backend := range []string{embed.BackendCUDA, "gpu", "tpu"} {
+		_, err := m.Extend(context.Background(), good, embed.Options{MaxEpochs: 1, Backend: backend})
+		if err == nil {
+			t.Errorf("Extend on backend %q: expected an error", backend)
+		}
+	}
 }
 
 func n32(n int) int32 { return int32(n) }
@@ -228,7 +236,7 @@ func TestFitRejects(t *testing.T) {
 		{"negative learning rate", &OENN{}, embed.Problem{Dim: 2, Train: train}, embed.Options{LearningRate: -1}},
 		{"NaN learning rate", &OENN{}, embed.Problem{Dim: 2, Train: train}, embed.Options{LearningRate: math.NaN()}},
 		{"negative width", &OENN{Width: -3}, embed.Problem{Dim: 2, Train: train}, embed.Options{}},
-		{"cuda backend", &OENN{}, embed.Problem{Dim: 2, Train: train}, embed.Options{Backend: embed.BackendCUDA}},
+		{"unknown backend", &OENN{}, embed.Problem{Dim: 2, Train: train}, embed.Options{Backend: "tpu"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -236,6 +244,45 @@ func TestFitRejects(t *testing.T) {
 				t.Fatal("expected an error")
 			}
 		})
+	}
+}
+
+// TestBackendWithoutCUDA: where CUDA does not work (no cuda build, no
+// device), Fit on cuda fails saying why, and auto runs on the CPU with the
+// CPU's result. gpu_test.go covers the machines where it works.
+func TestBackendWithoutCUDA(t *testing.T) {
+	if cudaAvailable() == nil {
+		t.Skip("CUDA works here: see the GPU tests")
+	}
+	x := uniform(30, 2, 4)
+	train, err := triplets.Random(x, 300, triplets.Noise{}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := func(backend string) (*embed.Result, error) {
+		return (&OENN{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train},
+			embed.Options{Seed: 1, MaxEpochs: 2, Backend: backend})
+	}
+	if _, err := fit(embed.BackendCUDA); err == nil || !strings.Contains(err.Error(), "cuda backend") {
+		t.Errorf("Fit on cuda: err = %v, want the cuda backend's reason", err)
+	}
+	cpu, err := fit(embed.BackendCPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto, err := fit(embed.BackendAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(cpu.Embedding, auto.Embedding) {
+		t.Error("auto without CUDA differs from cpu")
+	}
+	info, err := embed.Lookup("oenn")
+	if err != nil || info.Backends[embed.BackendCUDA] == nil {
+		t.Fatal("oenn does not list the cuda backend")
+	}
+	if err := info.Available(embed.BackendCUDA); err == nil {
+		t.Error("Available(cuda) = nil where CUDA does not work")
 	}
 }
 

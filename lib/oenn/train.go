@@ -56,6 +56,9 @@ type trainer struct {
 	nFixed int       // number of fixed items
 	fixed  []float32 // nFixed×dim embeddings of the fixed items
 	set    *triplets.Set
+	// gpu trains on the cuda backend (gpuNet), which has no fixed items:
+	// the extension runs on the CPU.
+	gpu bool
 }
 
 // run trains t.net and returns the embedding of all set.N items.
@@ -83,19 +86,24 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 	d := t.net.dim
 	nTrain := t.set.N - t.nFixed
 	rows := min(nTrain, 3*batch) // distinct trainable items in one batch
-	ws := t.net.newWorkspace(rows)
 	fixedCap := min(t.nFixed, 3*batch)
-	comb := make([]float32, (rows+fixedCap)*d)  // batch embeddings: trainable rows, then fixed rows
-	dcomb := make([]float32, (rows+fixedCap)*d) // their gradients
-	batchRows := make([]int32, 3*batch)         // the batch's triplets as rows of comb
-	slot := make([]int32, t.set.N)              // position of an item in trainList or fixedList, or -1
+	var be backend
+	if t.gpu {
+		if be, err = newGPUNet(t.net, t.codes, rows, batch, lr); err != nil {
+			return nil, fmt.Errorf("%s: %w", t.method, err)
+		}
+	} else {
+		be = newCPUNet(t, rows, fixedCap, lr)
+	}
+	defer be.close()
+	batchRows := make([]int32, 3*batch) // the batch's triplets as rows of its embedding matrix
+	slot := make([]int32, t.set.N)      // position of an item in trainList or fixedList, or -1
 	for i := range slot {
 		slot[i] = -1
 	}
 	trainList := make([]int32, 0, rows)
 	fixedList := make([]int32, 0, fixedCap)
 
-	opter := newAMSGrad(len(t.net.params), lr)
 	shuffle := newRNG(opt.Seed, streamShuffle)
 	perm := make([]int32, m)
 	for i := range perm {
@@ -113,7 +121,7 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 		var lossSum float64
 		for from := 0; from < m; from += batch {
 			if err := ctx.Err(); err != nil {
-				return t.finish(res, ws, all, start, tracker, checks, embed.StopCanceled, err)
+				return t.finish(res, be, all, start, tracker, checks, embed.StopCanceled, err)
 			}
 			to := min(from+batch, m)
 			// Gather the batch's distinct items: trainable ones go through the
@@ -144,33 +152,30 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 					}
 				}
 			}
-			for r, q := range trainList {
-				t.codes.put(ws.x[r*t.net.in:(r+1)*t.net.in], int(q)-t.nFixed)
+			for _, q := range trainList {
 				slot[q] = -1
 			}
-			for r, q := range fixedList {
-				copy(comb[(u+r)*d:(u+r+1)*d], t.fixed[int(q)*d:(int(q)+1)*d])
+			for _, q := range fixedList {
 				slot[q] = -1
 			}
 
-			t.net.forward(ws, u)
-			copy(comb[:u*d], ws.y[:u*d])
-			used := (u + len(fixedList)) * d
 			nb := to - from
-			sum := hinge(comb[:used], d, batchRows[:3*nb], float32(1)/float32(nb), dcomb[:used])
-			if math.IsNaN(sum) || math.IsInf(sum, 0) {
+			sum, err := be.step(trainList, fixedList, batchRows[:3*nb], float32(1)/float32(nb))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", t.method, err)
+			}
+			if !finiteLoss(sum) {
 				return nil, embed.Diverged(t.method, epoch)
 			}
 			lossSum += sum
-			copy(ws.dy[:u*d], dcomb[:u*d])
-			t.net.backward(ws, u)
-			opter.step(t.net.params, ws.grad)
 		}
 
 		entry := embed.Epoch{Epoch: epoch, Loss: lossSum / float64(m), TrainError: math.NaN()}
 		stop := false
 		if tracker.Due(epoch) {
-			embedItems(t.net, t.codes, ws, all[t.nFixed*d:])
+			if err := be.embed(all[t.nFixed*d:]); err != nil {
+				return nil, fmt.Errorf("%s: %w", t.method, err)
+			}
 			if !finite(all) {
 				return nil, embed.Diverged(t.method, epoch)
 			}
@@ -189,15 +194,21 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 			break
 		}
 	}
-	return t.finish(res, ws, all, start, tracker, checks, res.StopReason, nil)
+	return t.finish(res, be, all, start, tracker, checks, res.StopReason, nil)
 }
 
-// finish computes the final embedding of every item into res.
-func (t *trainer) finish(res *embed.Result, ws *workspace, all []float32, start time.Time, tr *embed.Tracker, checks int, reason string, err error) (*embed.Result, error) {
+// finish computes the final embedding of every item into res and leaves
+// the trained parameters in t.net.
+func (t *trainer) finish(res *embed.Result, b backend, all []float32, start time.Time, tr *embed.Tracker, checks int, reason string, err error) (*embed.Result, error) {
 	d := t.net.dim
-	embedItems(t.net, t.codes, ws, all[t.nFixed*d:])
+	if ferr := b.embed(all[t.nFixed*d:]); ferr != nil {
+		return nil, fmt.Errorf("%s: %w", t.method, ferr)
+	}
 	if !finite(all) {
 		return nil, embed.Diverged(t.method, res.Epochs)
+	}
+	if ferr := b.sync(); ferr != nil {
+		return nil, fmt.Errorf("%s: %w", t.method, ferr)
 	}
 	emb := mat.NewDense(t.set.N, d, nil)
 	raw := emb.RawMatrix().Data
@@ -306,6 +317,9 @@ func tripletError(y []float32, d int, set *triplets.Set, subset []int32) float64
 	}
 	return float64(bad) / float64(len(subset))
 }
+
+// finiteLoss reports whether a batch's summed loss is neither NaN nor ±Inf.
+func finiteLoss(sum float64) bool { return !math.IsNaN(sum) && !math.IsInf(sum, 0) }
 
 func finite(v []float32) bool {
 	for _, x := range v {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -17,23 +16,14 @@ import (
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
-// The process shares one context on device 0: opening one costs a few
-// hundred milliseconds (driver start, PTX JIT), too much per run of an
-// experiment. It lives as long as the process.
-var shared struct {
-	once sync.Once
-	ctx  *cuda.Context
-	err  error
-}
-
+// gpuContext is the process's shared context on device 0 (cuda.Shared),
+// with errors prefixed for this backend.
 func gpuContext() (*cuda.Context, error) {
-	shared.once.Do(func() {
-		shared.ctx, shared.err = cuda.Open(0)
-		if shared.err != nil {
-			shared.err = fmt.Errorf("cuda backend: %w", shared.err)
-		}
-	})
-	return shared.ctx, shared.err
+	ctx, err := cuda.Shared()
+	if err != nil {
+		return nil, fmt.Errorf("cuda backend: %w", err)
+	}
+	return ctx, nil
 }
 
 func cudaAvailable() error {

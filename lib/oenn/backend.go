@@ -1,0 +1,83 @@
+package oenn
+
+// backend is where EmbNet trains: the CPU (cpuNet) or, in cuda builds, the
+// GPU (gpuNet, gpu_cuda.go). It holds the parameters, the optimiser state
+// and the activations; the trainer's loop (batches, the gather of their
+// distinct items, divergence, the stopping rule) is shared.
+type backend interface {
+	// step does one AMSGrad step on a batch and returns its summed hinge
+	// loss. The batch's embedding matrix has one row per distinct item:
+	// first the trainable items train, then the fixed items fixed (both as
+	// item indices of the triplet set: trainable item q is embedded from
+	// code q−nFixed); rows are the batch's triplets as rows of that matrix,
+	// three per triplet, and scale = 1/#triplets weighs the gradient. When
+	// the loss is not finite, step leaves the parameters as they are: the
+	// run fails as diverged.
+	step(train, fixed, rows []int32, scale float32) (float64, error)
+	// embed writes the embedding of every trainable item, in code order,
+	// into dst.
+	embed(dst []float32) error
+	// sync leaves the trained parameters in the trainer's net.params, for
+	// the Model that Fit keeps.
+	sync() error
+	// close releases what the backend holds (device memory).
+	close()
+}
+
+// cpuNet is the CPU backend: the network's own parameters, trained in
+// place, and one workspace of activations.
+type cpuNet struct {
+	net    *embNet
+	codes  *codes
+	nFixed int
+	fixed  []float32 // nFixed×dim embeddings of the fixed items
+	ws     *workspace
+	comb   []float32 // batch embeddings: trainable rows, then fixed rows
+	dcomb  []float32 // their gradients
+	opter  *amsgrad
+}
+
+// newCPUNet prepares t's network for batches of up to rows distinct
+// trainable items and fixedRows distinct fixed ones, learning rate lr.
+func newCPUNet(t *trainer, rows, fixedRows int, lr float64) *cpuNet {
+	d := t.net.dim
+	return &cpuNet{
+		net: t.net, codes: t.codes, nFixed: t.nFixed, fixed: t.fixed,
+		ws:    t.net.newWorkspace(rows),
+		comb:  make([]float32, (rows+fixedRows)*d),
+		dcomb: make([]float32, (rows+fixedRows)*d),
+		opter: newAMSGrad(len(t.net.params), lr),
+	}
+}
+
+func (c *cpuNet) step(train, fixed, rows []int32, scale float32) (float64, error) {
+	d, in := c.net.dim, c.net.in
+	ws := c.ws
+	u := len(train)
+	for r, q := range train {
+		c.codes.put(ws.x[r*in:(r+1)*in], int(q)-c.nFixed)
+	}
+	for r, q := range fixed {
+		copy(c.comb[(u+r)*d:(u+r+1)*d], c.fixed[int(q)*d:(int(q)+1)*d])
+	}
+	c.net.forward(ws, u)
+	copy(c.comb[:u*d], ws.y[:u*d])
+	used := (u + len(fixed)) * d
+	sum := hinge(c.comb[:used], d, rows, scale, c.dcomb[:used])
+	if !finiteLoss(sum) {
+		return sum, nil
+	}
+	copy(ws.dy[:u*d], c.dcomb[:u*d])
+	c.net.backward(ws, u)
+	c.opter.step(c.net.params, ws.grad)
+	return sum, nil
+}
+
+func (c *cpuNet) embed(dst []float32) error {
+	embedItems(c.net, c.codes, c.ws, dst)
+	return nil
+}
+
+func (c *cpuNet) sync() error { return nil }
+
+func (c *cpuNet) close() {}
