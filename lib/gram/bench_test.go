@@ -39,7 +39,7 @@ func stepOperator(b *testing.B, n, d int) (*lowRankPlusSparse, *mat.Dense) {
 		off[e] = 10 * (2*rng.Float64() - 1)
 	}
 	diag := make([]float64, n)
-	return &lowRankPlusSparse{x: x, p: p, off: off, diag: diag}, x
+	return newLowRankPlusSparse(x, p, off, diag, 0, nil), x
 }
 
 // BenchmarkProjection measures one warm-started projection (top-d

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -38,8 +39,8 @@ type EigenOptions struct {
 	// Oversample is the number of block columns beyond k (default
 	// max(4, k/2)); more columns speed convergence when eigenvalues cluster.
 	Oversample int
-	// Depth is the number of blocks of the Krylov basis built per restart
-	// (default 3).
+	// Depth is the largest number of blocks of the Krylov basis before a
+	// restart (default 3).
 	Depth int
 	// Tol is the convergence threshold on the largest residual of the k
 	// wanted pairs, ‖Au − θu‖ ≤ Tol·‖A‖ with ‖A‖ estimated by the extreme
@@ -89,14 +90,45 @@ type EigenResult struct {
 }
 
 // TopEigen returns the k algebraically largest eigenpairs of the symmetric
-// operator a, by a restarted block Krylov method: a basis of Depth blocks
-// [Q, AQ, A²Q, …] (orthonormalised against each other twice), Rayleigh–Ritz on
-// it, and a restart from the best b Ritz vectors until the residuals fall
-// below Tol. warm (n×c, may be nil) supplies the first min(c, b) start
-// columns, typically the previous call's Warm; the rest are random. When the
-// basis would be as large as the matrix, the matrix is formed and solved
-// densely instead.
+// operator a, by a restarted block Krylov method: a basis of up to Depth
+// blocks [Q, AQ, A²Q, …] (orthonormalised against each other twice), with
+// Rayleigh–Ritz on the basis built so far after every block product, until
+// the residuals of the k wanted pairs fall below Tol; when the basis has
+// Depth blocks without converging, it restarts from the best b Ritz
+// vectors. Testing after every product, not only once the basis is full,
+// matters for warm starts: a nearly converged start needs one or two
+// products, not Depth. warm (n×c, may be nil) supplies the first min(c, b)
+// start columns, typically the previous call's Warm; the rest are random.
+// When the basis would be as large as the matrix, the matrix is formed and
+// solved densely instead.
 func TopEigen(a SymOperator, k int, warm *mat.Dense, opt EigenOptions) (*EigenResult, error) {
+	return new(eigenWork).topEigen(a, k, warm, opt)
+}
+
+// eigenWork holds TopEigen's n×(Depth·b) workspace, so that a run that
+// projects thousands of times allocates it once. It is not safe for
+// concurrent use.
+type eigenWork struct {
+	q, aq      mat.Dense // orthonormal Krylov basis, and A times it
+	u, au      mat.Dense // Ritz vectors and A times them
+	t          *mat.SymDense
+	c, pc      mat.Dense // orthonormalize's scratch
+	eig        mat.EigenSym
+	vecs, y    mat.Dense
+	tau, work  []float64 // QR's reflectors and LAPACK workspace
+	normBefore []float64
+	normAfter  []float64
+}
+
+// reuse returns m resized to r×c and zeroed, reusing its storage when large
+// enough.
+func reuse(m *mat.Dense, r, c int) *mat.Dense {
+	m.Reset()
+	m.ReuseAs(r, c)
+	return m
+}
+
+func (w *eigenWork) topEigen(a SymOperator, k int, warm *mat.Dense, opt EigenOptions) (*EigenResult, error) {
 	n := a.Size()
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("gram: want %d eigenpairs of a %d×%d matrix", k, n, n)
@@ -113,81 +145,101 @@ func TopEigen(a SymOperator, k int, warm *mat.Dense, opt EigenOptions) (*EigenRe
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6a09e667f3bcc909))
 	m := opt.Depth * b
-	q := mat.NewDense(n, m, nil)  // orthonormal Krylov basis
-	aq := mat.NewDense(n, m, nil) // A times the basis
+	q := reuse(&w.q, n, m)
+	aq := reuse(&w.aq, n, m)
+	u := reuse(&w.u, n, b)
+	au := reuse(&w.au, n, b)
+	if w.t == nil || w.t.SymmetricDim() != m {
+		w.t = mat.NewSymDense(m, nil)
+	}
 	block := func(x *mat.Dense, i int) *mat.Dense { return x.Slice(0, n, i*b, (i+1)*b).(*mat.Dense) }
+	cols := func(x *mat.Dense, c int) *mat.Dense { return x.Slice(0, n, 0, c).(*mat.Dense) }
 
 	q0 := block(q, 0)
 	c := 0
 	if warm != nil {
 		_, wc := warm.Dims()
 		c = min(wc, b)
-		q0.Slice(0, n, 0, c).(*mat.Dense).Copy(warm.Slice(0, n, 0, c))
+		cols(q0, c).Copy(warm.Slice(0, n, 0, c))
 	}
 	for j := c; j < b; j++ {
-		for i := 0; i < n; i++ {
-			q0.Set(i, j, rng.NormFloat64())
-		}
+		fillRandom(q0, j, rng)
 	}
-	if err := orthonormalize(q0, nil, rng); err != nil {
+	if err := w.orthonormalize(q0, nil, rng); err != nil {
 		return nil, err
 	}
 	res := &EigenResult{}
 	a.MulTo(block(aq, 0), q0)
 	res.Products++
 
-	t := mat.NewSymDense(m, nil)
-	var tg mat.Dense
-	var eig mat.EigenSym
-	var vecs mat.Dense
-	u := mat.NewDense(n, b, nil)
-	au := mat.NewDense(n, b, nil)
+	vals := make([]float64, b)
+	filled := 1 // blocks of the basis whose products are known
 	for {
-		for i := 1; i < opt.Depth; i++ {
-			zi := block(q, i)
-			zi.Copy(block(aq, i-1))
-			if err := orthonormalize(zi, q.Slice(0, n, 0, i*b).(*mat.Dense), rng); err != nil {
-				return nil, err
-			}
-			a.MulTo(block(aq, i), zi)
-			res.Products++
-		}
-		// Rayleigh–Ritz: T = Qᵀ(AQ), symmetrised against rounding.
-		tg.Mul(q.T(), aq)
-		for i := 0; i < m; i++ {
-			for j := i; j < m; j++ {
-				t.SetSym(i, j, 0.5*(tg.At(i, j)+tg.At(j, i)))
+		// Rayleigh–Ritz on the filled blocks: T = Qᵀ(AQ), whose new block
+		// column is all that changed since the last check. Only its upper
+		// triangle is set and read; the lower one differs by rounding.
+		mm := filled * b
+		j := filled - 1
+		w.c.Reset()
+		w.c.Mul(cols(q, mm).T(), block(aq, j))
+		for r := 0; r < mm; r++ {
+			for s := max(r, j*b) - j*b; s < b; s++ {
+				w.t.SetSym(r, j*b+s, w.c.At(r, s))
 			}
 		}
-		if !eig.Factorize(t, true) {
+		if !w.eig.Factorize(w.t.SliceSym(0, mm), true) {
 			return nil, errors.New("gram: Rayleigh–Ritz eigendecomposition failed")
 		}
-		theta := eig.Values(nil) // ascending
-		eig.VectorsTo(&vecs)
+		theta := w.eig.Values(nil) // ascending
+		w.vecs.Reset()
+		w.eig.VectorsTo(&w.vecs)
 		// The b largest Ritz pairs, in decreasing order.
-		y := mat.NewDense(m, b, nil)
-		vals := make([]float64, b)
+		y := reuse(&w.y, mm, b)
 		for l := 0; l < b; l++ {
-			src := m - 1 - l
+			src := mm - 1 - l
 			vals[l] = theta[src]
-			for i := 0; i < m; i++ {
-				y.Set(i, l, vecs.At(i, src))
+			for i := 0; i < mm; i++ {
+				y.Set(i, l, w.vecs.At(i, src))
 			}
 		}
-		u.Mul(q, y)
-		au.Mul(aq, y)
-		scale := math.Max(math.Abs(theta[0]), math.Abs(theta[m-1]))
-		res.Residual = relResidual(u, au, vals[:k], scale)
+		// The residuals need the k wanted pairs only; the other b−k Ritz
+		// vectors are formed when they are used (restart or warm start).
+		uk, auk := cols(u, k), cols(au, k)
+		yk := y.Slice(0, mm, 0, k)
+		uk.Mul(cols(q, mm), yk)
+		auk.Mul(cols(aq, mm), yk)
+		scale := math.Max(math.Abs(theta[0]), math.Abs(theta[mm-1]))
+		res.Residual = relResidual(uk, auk, vals[:k], scale)
 		res.Converged = res.Residual <= opt.Tol
-		if res.Converged || res.Restarts >= opt.MaxRestarts {
-			res.Values = vals[:k:k]
-			res.Vectors = mat.DenseCopyOf(u.Slice(0, n, 0, k))
-			res.Warm = u
+		done := res.Converged || (filled == opt.Depth && res.Restarts >= opt.MaxRestarts)
+		if done || filled == opt.Depth {
+			if b > k {
+				rest := y.Slice(0, mm, k, b)
+				u.Slice(0, n, k, b).(*mat.Dense).Mul(cols(q, mm), rest)
+				au.Slice(0, n, k, b).(*mat.Dense).Mul(cols(aq, mm), rest)
+			}
+		}
+		if done {
+			res.Values = slices.Clone(vals[:k])
+			res.Vectors = mat.DenseCopyOf(uk)
+			res.Warm = mat.DenseCopyOf(u)
 			return res, nil
 		}
-		res.Restarts++
-		block(q, 0).Copy(u)
-		block(aq, 0).Copy(au)
+		if filled == opt.Depth {
+			res.Restarts++
+			block(q, 0).Copy(u)
+			block(aq, 0).Copy(au)
+			filled = 1
+			continue
+		}
+		zi := block(q, filled)
+		zi.Copy(block(aq, filled-1))
+		if err := w.orthonormalize(zi, cols(q, filled*b), rng); err != nil {
+			return nil, err
+		}
+		a.MulTo(block(aq, filled), zi)
+		res.Products++
+		filled++
 	}
 }
 
@@ -198,13 +250,17 @@ func relResidual(u, au *mat.Dense, vals []float64, scale float64) float64 {
 		return 0
 	}
 	n, _ := u.Dims()
-	worst := 0.0
-	for l, th := range vals {
-		s := 0.0
-		for i := 0; i < n; i++ {
-			r := au.At(i, l) - th*u.At(i, l)
-			s += r * r
+	sq := make([]float64, len(vals))
+	ur, aur := u.RawMatrix(), au.RawMatrix()
+	for i := 0; i < n; i++ {
+		urow, aurow := ur.Data[i*ur.Stride:], aur.Data[i*aur.Stride:]
+		for l, th := range vals {
+			r := aurow[l] - th*urow[l]
+			sq[l] += r * r
 		}
+	}
+	worst := 0.0
+	for _, s := range sq {
 		worst = math.Max(worst, math.Sqrt(s)/scale)
 	}
 	return worst
@@ -217,24 +273,26 @@ func relResidual(u, au *mat.Dense, vals []float64, scale float64) float64 {
 // projection or in the QR factorisation (z was, numerically, inside the span
 // already: an invariant subspace was found), are replaced by random
 // directions, so the block keeps full rank.
-func orthonormalize(z, basis *mat.Dense, rng *rand.Rand) error {
+func (w *eigenWork) orthonormalize(z, basis *mat.Dense, rng *rand.Rand) error {
 	n, b := z.Dims()
 	const lost = 1e-10 // relative length below which a column is rounding noise
-	tau := make([]float64, b)
+	w.tau = slices.Grow(w.tau[:0], b)[:b]
 	for attempt := 0; attempt < 4; attempt++ {
-		before := colNorms(z)
+		w.normBefore = colNorms(z, w.normBefore)
 		if basis != nil {
+			_, bc := basis.Dims()
+			c := reuse(&w.c, bc, b)
+			pc := reuse(&w.pc, n, b)
 			for pass := 0; pass < 2; pass++ {
-				var c, pc mat.Dense
 				c.Mul(basis.T(), z)
-				pc.Mul(basis, &c)
-				z.Sub(z, &pc)
+				pc.Mul(basis, c)
+				z.Sub(z, pc)
 			}
 		}
-		after := colNorms(z)
+		w.normAfter = colNorms(z, w.normAfter)
 		refilled := false
-		for j := range after {
-			if after[j] <= lost*before[j] || after[j] == 0 {
+		for j, after := range w.normAfter {
+			if after <= lost*w.normBefore[j] || after == 0 {
 				fillRandom(z, j, rng)
 				refilled = true
 			}
@@ -244,20 +302,20 @@ func orthonormalize(z, basis *mat.Dense, rng *rand.Rand) error {
 		}
 		raw := z.RawMatrix()
 		g := blas64.General{Rows: n, Cols: b, Stride: raw.Stride, Data: raw.Data}
-		work := []float64{0}
-		lapack64.Geqrf(g, tau, work, -1)
-		work = make([]float64, int(work[0]))
-		lapack64.Geqrf(g, tau, work, len(work))
+		var query [1]float64
+		lapack64.Geqrf(g, w.tau, query[:], -1)
+		need := int(query[0])
+		lapack64.Orgqr(g, w.tau, query[:], -1)
+		need = max(need, int(query[0]))
+		w.work = slices.Grow(w.work[:0], need)[:need]
+		lapack64.Geqrf(g, w.tau, w.work, len(w.work))
 		var bad []int
 		for j := 0; j < b; j++ {
-			if math.Abs(g.Data[j*g.Stride+j]) <= lost*after[j] {
+			if math.Abs(g.Data[j*g.Stride+j]) <= lost*w.normAfter[j] {
 				bad = append(bad, j)
 			}
 		}
-		work = []float64{0}
-		lapack64.Orgqr(g, tau, work, -1)
-		work = make([]float64, int(work[0]))
-		lapack64.Orgqr(g, tau, work, len(work))
+		lapack64.Orgqr(g, w.tau, w.work, len(w.work))
 		if len(bad) == 0 {
 			return nil
 		}
@@ -268,9 +326,10 @@ func orthonormalize(z, basis *mat.Dense, rng *rand.Rand) error {
 	return errors.New("gram: could not extend the Krylov basis (block larger than the matrix's range)")
 }
 
-func colNorms(z *mat.Dense) []float64 {
+// colNorms returns the Euclidean norms of z's columns, in norms' storage.
+func colNorms(z *mat.Dense, norms []float64) []float64 {
 	_, b := z.Dims()
-	norms := make([]float64, b)
+	norms = slices.Grow(norms[:0], b)[:b]
 	for j := range norms {
 		norms[j] = mat.Norm(z.ColView(j), 2)
 	}

@@ -1,11 +1,14 @@
 package gram
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
 )
 
 // randomSym returns a symmetric n×n matrix: a Gaussian (GOE-like) part scaled
@@ -136,5 +139,148 @@ func TestTopEigenRejectsBadInput(t *testing.T) {
 		if _, err := TopEigen(DenseOperator{a}, c.k, c.warm, EigenOptions{}); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
+	}
+}
+
+// stepProblem returns a run on n items in dimension d with random triplets,
+// its factor set to a random X whose d directions stand out (so that the
+// rank-d projection is well defined), and a gradient-shaped step with
+// entries of size scale.
+func stepProblem(t *testing.T, n, d int, scale float64, seed uint64) (*run, []float64) {
+	t.Helper()
+	s := randomTriplets(n, 20*n, seed)
+	r, err := newRun(context.Background(), "test", objective{kind: hinge}, embed.Problem{Dim: d, Train: s}, embed.Options{Seed: seed, Threads: 2}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 9))
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			r.x.Set(i, j, float64(j+2)*rng.NormFloat64())
+		}
+	}
+	r.warm = mat.DenseCopyOf(r.x)
+	step := make([]float64, r.pat.edges()+n)
+	for i := range step {
+		step[i] = scale * rng.NormFloat64()
+	}
+	return r, step
+}
+
+// denseProjection returns the nearest PSD matrix of rank ≤ d to XXᵀ + S,
+// from a full LAPACK eigendecomposition.
+func denseProjection(t *testing.T, r *run, step []float64) *mat.SymDense {
+	t.Helper()
+	n, e := r.n, r.pat.edges()
+	a := mat.NewSymDense(n, nil)
+	a.SymOuterK(1, r.x)
+	for x := 0; x < e; x++ {
+		lo, hi := int(r.pat.lo[x]), int(r.pat.hi[x])
+		a.SetSym(lo, hi, a.At(lo, hi)+step[x])
+	}
+	for i := 0; i < n; i++ {
+		a.SetSym(i, i, a.At(i, i)+step[e+i])
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(a, true) {
+		t.Fatal("reference eigendecomposition failed")
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	p := mat.NewSymDense(n, nil)
+	for l := n - r.d; l < n; l++ {
+		p.SymRankOne(p, math.Max(vals[l], 0), vecs.ColView(l))
+	}
+	return p
+}
+
+// The projections the methods make, warm-started and stopped by the residual
+// test at projectionTol, must agree with the projection computed from a full
+// dense eigendecomposition.
+func TestProjectionMatchesDenseEigenSym(t *testing.T) {
+	cases := []struct {
+		name  string
+		n, d  int
+		scale float64 // size of the step's entries against K's O(1)..O(d) spectrum
+	}{
+		{"small step d=2", 150, 2, 0.01},
+		{"small step d=5", 200, 5, 0.01},
+		{"step like K d=3", 200, 3, 0.2},
+		{"large step d=4", 160, 4, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, step := stepProblem(t, c.n, c.d, c.scale, 3)
+			// A first projection, then a second of a nearby matrix started
+			// from the first's eigenvectors, as consecutive steps are.
+			for round := 0; round < 2; round++ {
+				want := denseProjection(t, r, step)
+				x, warm, err := r.project(step, r.warm)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got, diff mat.Dense
+				got.Mul(x, x.T())
+				diff.Sub(&got, want)
+				// The residual tolerance, 10⁻⁶·‖A‖, bounds the error of the
+				// projection at about that size relative to ‖A‖ (these
+				// matrices have an O(1) gap after the d-th eigenvalue);
+				// 10⁻⁵ leaves a margin, and a loose or broken stopping test
+				// fails it by orders of magnitude.
+				rel := mat.Norm(&diff, 2) / mat.Norm(want, 2)
+				t.Logf("round %d: relative error %.3g", round, rel)
+				if rel > 1e-5 {
+					t.Errorf("round %d: projection differs from the dense one by %.3g (relative Frobenius)", round, rel)
+				}
+				r.x, r.warm = x, warm
+				for i := range step {
+					step[i] *= 0.9
+				}
+			}
+		})
+	}
+}
+
+// A warm start that already spans the wanted eigenvectors must be recognised
+// after the first product: the residual test runs after every block, not only
+// once the Krylov basis is full.
+func TestTopEigenStopsAsSoonAsConverged(t *testing.T) {
+	a := randomSym(400, 1, []float64{9, 8, 7, 6, 5}, 13)
+	exact, err := TopEigen(DenseOperator{a}, 5, nil, EigenOptions{Tol: 1e-12, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name         string
+		warm         *mat.Dense
+		maxProducts  int
+		wantRestarts int
+	}{
+		{"exact warm start", exact.Warm, 1, 0},
+		{"exact wanted vectors only", exact.Vectors, 1, 0},
+		{"cold start", nil, 200, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := TopEigen(DenseOperator{a}, 5, c.warm, EigenOptions{Tol: 1e-8, Seed: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Converged || res.Products > c.maxProducts {
+				t.Errorf("converged=%v after %d products, want at most %d", res.Converged, res.Products, c.maxProducts)
+			}
+			if c.wantRestarts >= 0 && res.Restarts != c.wantRestarts {
+				t.Errorf("%d restarts, want %d", res.Restarts, c.wantRestarts)
+			}
+			if c.warm == nil && res.Products < 2 {
+				t.Errorf("a cold start converged after %d product: the test matrix is too easy", res.Products)
+			}
+			for l, v := range res.Values {
+				if math.Abs(v-exact.Values[l]) > 1e-8*math.Abs(exact.Values[0]) {
+					t.Errorf("value %d: %g, want %g", l, v, exact.Values[l])
+				}
+			}
+		})
 	}
 }

@@ -192,41 +192,63 @@ func TestPatternCollectsEachPairOnce(t *testing.T) {
 }
 
 // The low-rank-plus-sparse operator must agree with the dense matrix it
-// stands for.
+// stands for, on sparse patterns (rows with fewer than four neighbours: the
+// one-at-a-time tail) and dense ones (the four-at-a-time loop), for any block
+// width, and give the same bits for every thread count.
 func TestLowRankPlusSparseOperator(t *testing.T) {
-	const n, d = 15, 2
-	s := randomTriplets(n, 40, 9)
-	p, err := newPattern(s, n, 2)
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name          string
+		n, d, m, cols int
+	}{
+		{"sparse, one column", 15, 2, 12, 1},
+		{"sparse", 15, 2, 40, 3},
+		{"dense rows, odd width", 90, 3, 3000, 7},
+		{"dense rows, wide block", 200, 5, 8000, 45},
 	}
-	_, x := randomPSD(n, d, 10)
-	rng := rand.New(rand.NewPCG(11, 0))
-	off := make([]float64, p.edges())
-	diag := make([]float64, n)
-	dense := mat.NewSymDense(n, nil)
-	dense.SymOuterK(1, x)
-	for e := range off {
-		off[e] = rng.NormFloat64()
-		a, b := int(p.lo[e]), int(p.hi[e])
-		dense.SetSym(a, b, dense.At(a, b)+off[e])
-	}
-	for a := range diag {
-		diag[a] = rng.NormFloat64()
-		dense.SetSym(a, a, dense.At(a, a)+diag[a])
-	}
-	op := &lowRankPlusSparse{x: x, p: p, off: off, diag: diag, threads: 2}
-	src := mat.NewDense(n, 3, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < 3; j++ {
-			src.Set(i, j, rng.NormFloat64())
-		}
-	}
-	got := mat.NewDense(n, 3, nil)
-	op.MulTo(got, src)
-	var want mat.Dense
-	want.Mul(dense, src)
-	if !mat.EqualApprox(got, &want, 1e-12) {
-		t.Errorf("operator product differs from the dense product:\n%v\n%v", mat.Formatted(got), mat.Formatted(&want))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := randomTriplets(c.n, c.m, 9)
+			p, err := newPattern(s, c.n, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, x := randomPSD(c.n, c.d, 10)
+			rng := rand.New(rand.NewPCG(11, 0))
+			off := make([]float64, p.edges())
+			diag := make([]float64, c.n)
+			dense := mat.NewSymDense(c.n, nil)
+			dense.SymOuterK(1, x)
+			for e := range off {
+				off[e] = rng.NormFloat64()
+				a, b := int(p.lo[e]), int(p.hi[e])
+				dense.SetSym(a, b, dense.At(a, b)+off[e])
+			}
+			for a := range diag {
+				diag[a] = rng.NormFloat64()
+				dense.SetSym(a, a, dense.At(a, a)+diag[a])
+			}
+			src := mat.NewDense(c.n, c.cols, nil)
+			for i := 0; i < c.n; i++ {
+				for j := 0; j < c.cols; j++ {
+					src.Set(i, j, rng.NormFloat64())
+				}
+			}
+			var want mat.Dense
+			want.Mul(dense, src)
+			var first *mat.Dense
+			for _, threads := range []int{1, 2, 3} {
+				op := newLowRankPlusSparse(x, p, off, diag, threads, nil)
+				got := mat.NewDense(c.n, c.cols, nil)
+				op.MulTo(got, src)
+				if !mat.EqualApprox(got, &want, 1e-12*mat.Norm(&want, math.Inf(1))) {
+					t.Fatalf("threads=%d: operator product differs from the dense product", threads)
+				}
+				if first == nil {
+					first = got
+				} else if !mat.Equal(got, first) {
+					t.Errorf("threads=%d: product differs in its bits from threads=1", threads)
+				}
+			}
+		})
 	}
 }

@@ -280,3 +280,45 @@ func TestTrainErrorIsRecordedAtChecks(t *testing.T) {
 		}
 	}
 }
+
+// FORTE's backtracking candidates K − αG, K − ραG, … share their top
+// eigenvectors while the step dominates K, so each backtrack's projection,
+// warm-started from the previous candidate's, must take few products.
+func TestFORTEBacktracksAreCheap(t *testing.T) {
+	cases := []struct {
+		name        string
+		n, d        int
+		alpha       float64
+		maxProducts float64 // per projection, averaged over the search (each from K's own warm start: 23 and 32)
+	}{
+		{"d=2", 300, 2, 1e7, 8},
+		{"d=5", 300, 5, 1e7, 8},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, _ := problem(t, uniformPoints(c.n, c.d, 2), c.d)
+			r, err := newRun(context.Background(), "forte", objective{kind: logistic}, p, embed.Options{Seed: 1}, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			size := r.pat.edges() + r.n
+			g, step, w := make([]float64, size), make([]float64, size), make([]float64, r.pat.edges())
+			f0 := r.gradient(0, r.m, g)
+			for e := range w {
+				w[e] = -g[e]
+			}
+			alpha, ok, err := r.lineSearch(FORTE{Rho: forteRho, C1: forteC1}, g, w, step, f0, c.alpha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			perProjection := float64(r.products) / float64(r.projections)
+			t.Logf("accepted=%v at α=%g after %d projections, %.1f products each", ok, alpha, r.projections, perProjection)
+			if r.projections < 5 {
+				t.Fatalf("only %d projections: the search did not backtrack enough to test anything", r.projections)
+			}
+			if perProjection > c.maxProducts {
+				t.Errorf("%.1f products per projection, want ≤ %g", perProjection, c.maxProducts)
+			}
+		})
+	}
+}

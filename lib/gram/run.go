@@ -38,6 +38,8 @@ type run struct {
 	x       *mat.Dense // current factor, n×d
 	warm    *mat.Dense // eigensolver warm start for the current K
 	eigOpt  EigenOptions
+	eig     eigenWork // the eigensolver's workspace, kept between projections
+	adjVal  []float64 // the projection operator's edge values, kept likewise
 	coef    []float64 // per-triplet slots 2t, 2t+1 (see pattern)
 	subset  []int32   // training triplets of the stopping rule's checks
 	tracker *embed.Tracker
@@ -162,14 +164,16 @@ func (r *run) gradient(from, to int, g []float64) float64 {
 
 // project returns the factor of the nearest PSD matrix of rank ≤ d to
 // XXᵀ + S, where S has the entries step (laid out like a gradient), and the
-// eigensolver's warm start for it: the top d eigenpairs, negative eigenvalues
+// eigensolver's warm start for it, starting the eigensolver from warm
+// (usually r.warm, the current K's): the top d eigenpairs, negative eigenvalues
 // clamped to 0. Should the eigensolver exhaust its restarts first, its best
 // Ritz pairs are used: the projection is then approximate, never invalid
 // (the result is PSD of rank ≤ d).
-func (r *run) project(step []float64) (*mat.Dense, *mat.Dense, error) {
+func (r *run) project(step []float64, warm *mat.Dense) (*mat.Dense, *mat.Dense, error) {
 	e := r.pat.edges()
-	op := &lowRankPlusSparse{x: r.x, p: r.pat, off: step[:e], diag: step[e:], threads: r.threads}
-	res, err := TopEigen(op, r.d, r.warm, r.eigOpt)
+	op := newLowRankPlusSparse(r.x, r.pat, step[:e], step[e:], r.threads, r.adjVal)
+	r.adjVal = op.adjVal
+	res, err := r.eig.topEigen(op, r.d, warm, r.eigOpt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: projection: %w", r.method, err)
 	}
