@@ -125,16 +125,13 @@ func (net *embNet) forward(ws *workspace, r int) {
 }
 
 // addBias adds b to every row of x and, if relu is set, clamps negative
-// entries to zero. ReLU uses max rather than a branch: the signs are
-// random, so a branch would be mispredicted half the time.
+// entries to zero.
 func addBias(x, b []float32, relu bool) {
 	parallelRange(len(x)/len(b), 64, func(r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			row := x[i*len(b) : (i+1)*len(b)]
 			if relu {
-				for j, v := range row {
-					row[j] = max(v+b[j], 0)
-				}
+				biasReLU(row, b)
 			} else {
 				for j, v := range row {
 					row[j] = v + b[j]
@@ -145,21 +142,14 @@ func addBias(x, b []float32, relu bool) {
 }
 
 // maskReLU zeroes the entries of grad where the ReLU output act is zero:
-// ReLU passes no gradient there. act ≥ 0, so its bit pattern is zero exactly
-// where the ReLU clamped; the mask is built without a branch.
+// ReLU passes no gradient there.
 func maskReLU(grad, act []float32) {
-	parallelRange(len(act), 1<<14, func(lo, hi int) {
-		g := grad[lo:hi]
-		for i, v := range act[lo:hi] {
-			b := math.Float32bits(v)
-			keep := -((b | -b) >> 31) // all ones where v ≠ 0, else zero
-			g[i] = math.Float32frombits(math.Float32bits(g[i]) & keep)
-		}
-	})
+	parallelRange(len(act), 1<<14, func(lo, hi int) { mask(grad[lo:hi], act[lo:hi]) })
 }
 
 // columnSums writes the sums of the columns of x (rows of len(sums)
-// entries) into sums; each worker sums whole columns, in row order.
+// entries) into sums; each worker sums whole blocks of columns, in row
+// order.
 func columnSums(sums, x []float32) {
 	cols := len(sums)
 	rows := len(x) / cols
@@ -167,12 +157,7 @@ func columnSums(sums, x []float32) {
 	const colBlock = 64
 	parallel(runtime.GOMAXPROCS(0), (cols+colBlock-1)/colBlock, func(_, t int) {
 		c0, c1 := t*colBlock, min((t+1)*colBlock, cols)
-		out := sums[c0:c1]
-		for i := 0; i < rows; i++ {
-			for j, v := range x[i*cols+c0 : i*cols+c1] {
-				out[j] += v
-			}
-		}
+		sumRows(sums[c0:c1], x[c0:], rows, cols)
 	})
 }
 
