@@ -87,11 +87,13 @@ func axpy(alpha float64, x, y []float64) {
 	}
 }
 
-// axpy4 adds a[0]·x0 + a[1]·x1 + a[2]·x2 + a[3]·x3 to y (all of y's length).
-// Four rows per pass load and store y once for four multiply-adds instead of
-// once per row: the sparse product is bound by those loads and stores, and
-// this halves its time against four axpy calls.
-func axpy4(a, x0, x1, x2, x3, y []float64) {
+// axpy4Go adds a[0]·x0 + a[1]·x1 + a[2]·x2 + a[3]·x3 to y (all of y's
+// length). Four rows per pass load and store y once for four multiply-adds
+// instead of once per row: the sparse product is bound by those loads and
+// stores, and this halves its time against four axpy calls. On amd64 with
+// AVX2, axpy4 runs the same arithmetic four lanes at a time
+// (axpy4_amd64.s); this loop is its twin and does the tail.
+func axpy4Go(a, x0, x1, x2, x3, y []float64) {
 	a = a[:4]
 	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
 	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
