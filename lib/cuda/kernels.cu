@@ -162,6 +162,24 @@ extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, 
     if (threadIdx.x == 0) atomicAdd(bad, s);
 }
 
+// adamMoments updates entry e's moments from its gradient ge, as both Adam
+// variants below do: m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², and, when vmax is
+// not null (AMSGrad), v̂ ← max(v̂, v) with Go's max (NaN if either is NaN;
+// fmaxf would drop the NaN). It sets *me to the new m and returns the
+// second moment the step divides by (v̂, or v without AMSGrad).
+__device__ float adamMoments(i64 e, float ge, float *m, float *v, float *vmax, float b1, float b2, float *me) {
+    float mn = b1 * m[e] + (1 - b1) * ge;
+    float vn = b2 * v[e] + (1 - b2) * ge * ge;
+    m[e] = mn;
+    v[e] = vn;
+    *me = mn;
+    if (!vmax) return vn;
+    float vm = vmax[e];
+    vm = (vm != vm || vn != vn) ? vm + vn : fmaxf(vm, vn);
+    vmax[e] = vm;
+    return vm;
+}
+
 // adam_step is lib/optim.Adam.UpdateRange over all size parameters, with the
 // per-step constants that Adam.NextStep computes on the host:
 //   m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², v̂ ← max(v̂, v) (AMSGrad),
@@ -169,19 +187,8 @@ extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, 
 // vmax is unused (may be null) when amsgrad is 0.
 extern "C" __global__ void adam_step(float *x, const float *g, float *m, float *v, float *vmax, i64 size,
                                      float step, float bc2, float b1, float b2, float eps, int amsgrad) {
-    float c1 = 1 - b1, c2 = 1 - b2;
     for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
-        float ge = g[e];
-        float me = b1 * m[e] + c1 * ge;
-        float ve = b2 * v[e] + c2 * ge * ge;
-        m[e] = me;
-        v[e] = ve;
-        if (amsgrad) {
-            // Go's max: NaN if either is NaN (fmaxf would drop the NaN).
-            float vm = vmax[e];
-            ve = (vm != vm || ve != ve) ? vm + ve : fmaxf(vm, ve);
-            vmax[e] = ve;
-        }
+        float me, ve = adamMoments(e, g[e], m, v, amsgrad ? vmax : 0, b1, b2, &me);
         x[e] -= step * me / (sqrtf(ve) / bc2 + eps);
     }
 }
@@ -570,17 +577,8 @@ extern "C" __global__ void oenn_codes(const int *items, i64 count, i64 len, cons
 // √(1−β₂ᵗ)) in that multiplication, which rounds differently.
 extern "C" __global__ void oenn_amsgrad(float *p, const float *g, float *m, float *v, float *vmax, i64 size,
                                         float step, float invSqrtBC2, float b1, float b2, float eps) {
-    float c1 = 1 - b1, c2 = 1 - b2;
     for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
-        float ge = g[e];
-        float me = b1 * m[e] + c1 * ge;
-        float ve = b2 * v[e] + c2 * ge * ge;
-        m[e] = me;
-        v[e] = ve;
-        // Go's max: NaN if either is NaN (fmaxf would drop the NaN).
-        float vm = vmax[e];
-        vm = (vm != vm || ve != ve) ? vm + ve : fmaxf(vm, ve);
-        vmax[e] = vm;
+        float me, vm = adamMoments(e, g[e], m, v, vmax, b1, b2, &me);
         p[e] -= step * me / (sqrtf(vm) * invSqrtBC2 + eps);
     }
 }
