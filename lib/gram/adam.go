@@ -1,6 +1,10 @@
 package gram
 
-import "math"
+import (
+	"math"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
+)
 
 // amsgrad is Adam with the AMSGrad maximum, PyTorch's update rule, over
 // float64 parameters. lib/optim's Adam works on float32 and applies the
@@ -26,7 +30,7 @@ func (a *amsgrad) step(g, delta []float64, threads int) {
 	bc2 := math.Sqrt(1 - math.Pow(a.beta2, float64(a.t)))
 	b1, b2, eps := a.beta1, a.beta2, a.eps
 	const perChunk = 1 << 16
-	parallelChunks(threads, numChunks(len(g), perChunk), func(c int) {
+	parallel.For(threads, numChunks(len(g), perChunk), func(_, c int) {
 		from, to := chunkRange(c, perChunk, len(g))
 		for e := from; e < to; e++ {
 			ge := g[e]

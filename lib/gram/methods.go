@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // Default hyper-parameters, from the paper's appendix and the authors' code.
@@ -232,7 +233,7 @@ func (r *run) innerGradDiff(w []float64, y *mat.Dense) float64 {
 	const perChunk = 8192
 	edges := r.pat.edges()
 	partial := make([]float64, numChunks(edges, perChunk))
-	parallelChunks(r.threads, len(partial), func(c int) {
+	parallel.For(r.threads, len(partial), func(_, c int) {
 		from, to := chunkRange(c, perChunk, edges)
 		s := 0.0
 		for e := from; e < to; e++ {

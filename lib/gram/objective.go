@@ -3,6 +3,7 @@ package gram
 import (
 	"math"
 
+	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -65,7 +66,7 @@ func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []f
 	const perChunk = 8192
 	chunks := numChunks(to-from, perChunk)
 	partial := make([]float64, chunks)
-	parallelChunks(threads, chunks, func(c int) {
+	parallel.For(threads, chunks, func(_, c int) {
 		lo, hi := chunkRange(c, perChunk, to-from)
 		sum := 0.0
 		for t := from + lo; t < from+hi; t++ {

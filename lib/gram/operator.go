@@ -1,6 +1,10 @@
 package gram
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
+)
 
 // lowRankPlusSparse is the symmetric operator XXᵀ + S, where S is supported
 // on a pattern's edges (both triangles) and diagonal: the matrix a gradient
@@ -30,7 +34,7 @@ func newLowRankPlusSparse(x *mat.Dense, p *pattern, off, diag []float64, threads
 	}
 	vals = vals[:len(p.adjEdge)]
 	const perChunk = 1 << 16
-	parallelChunks(threads, numChunks(len(vals), perChunk), func(c int) {
+	parallel.For(threads, numChunks(len(vals), perChunk), func(_, c int) {
 		from, to := chunkRange(c, perChunk, len(vals))
 		for i, e := range p.adjEdge[from:to] {
 			vals[from+i] = off[e]
@@ -54,7 +58,7 @@ func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 	row := func(b int32) []float64 { return s.Data[int(b)*s.Stride : int(b)*s.Stride+c] }
 	ptr, col, val := o.p.adjPtr, o.p.adjCol, o.adjVal
 	const rowsPerChunk = 64
-	parallelChunks(o.threads, numChunks(o.p.n, rowsPerChunk), func(ch int) {
+	parallel.For(o.threads, numChunks(o.p.n, rowsPerChunk), func(_, ch int) {
 		from, to := chunkRange(ch, rowsPerChunk, o.p.n)
 		for a := from; a < to; a++ {
 			out := d.Data[a*d.Stride : a*d.Stride+c]

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -70,7 +71,7 @@ func newPattern(s *triplets.Set, n, threads int) (*pattern, error) {
 	const rowsPerChunk = 64
 	chunks := numChunks(n, rowsPerChunk)
 	uniq := make([]int64, n+1) // edges per row, then prefix sums
-	parallelChunks(threads, chunks, func(c int) {
+	parallel.For(threads, chunks, func(_, c int) {
 		from, to := chunkRange(c, rowsPerChunk, n)
 		for a := from; a < to; a++ {
 			row := keys[rowStart[a]:rowStart[a+1]]
@@ -95,7 +96,7 @@ func newPattern(s *triplets.Set, n, threads int) (*pattern, error) {
 		contribPtr: make([]int64, edges+1),
 		contrib:    make([]int32, slots),
 	}
-	parallelChunks(threads, chunks, func(c int) {
+	parallel.For(threads, chunks, func(_, c int) {
 		from, to := chunkRange(c, rowsPerChunk, n)
 		for a := from; a < to; a++ {
 			e := uniq[a] - 1
@@ -143,7 +144,7 @@ func (p *pattern) edges() int { return len(p.lo) }
 // off-diagonal entries −w.
 func (p *pattern) gather(coef, w, diag []float64, lambda float64, threads int) {
 	const edgesPerChunk = 4096
-	parallelChunks(threads, numChunks(p.edges(), edgesPerChunk), func(c int) {
+	parallel.For(threads, numChunks(p.edges(), edgesPerChunk), func(_, c int) {
 		from, to := chunkRange(c, edgesPerChunk, p.edges())
 		for e := from; e < to; e++ {
 			sum := 0.0
@@ -154,7 +155,7 @@ func (p *pattern) gather(coef, w, diag []float64, lambda float64, threads int) {
 		}
 	})
 	const rowsPerChunk = 256
-	parallelChunks(threads, numChunks(p.n, rowsPerChunk), func(c int) {
+	parallel.For(threads, numChunks(p.n, rowsPerChunk), func(_, c int) {
 		from, to := chunkRange(c, rowsPerChunk, p.n)
 		for a := from; a < to; a++ {
 			sum := lambda

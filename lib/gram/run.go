@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -72,7 +73,7 @@ func newRun(ctx context.Context, method string, obj objective, p embed.Problem, 
 		return nil, err
 	}
 	r := &run{method: method, obj: obj, ctx: ctx, s: p.Train, n: n, d: d, m: m, opt: opt,
-		threads: workers(opt.Threads), eigOpt: eigOpt, start: time.Now(), res: &embed.Result{}}
+		threads: parallel.Workers(opt.Threads), eigOpt: eigOpt, start: time.Now(), res: &embed.Result{}}
 	var err error
 	if r.pat, err = newPattern(p.Train, n, r.threads); err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -248,31 +247,11 @@ func newBTLWork(n int) *btlWork {
 // GOMAXPROCS), each with its own work value from newWork. Results must not
 // depend on which goroutine ran which i.
 func forEach[W any](count, threads int, fn func(i int, work W), newWork func() W) {
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
+	work := make([]W, min(parallel.Workers(threads), count))
+	for w := range work {
+		work[w] = newWork()
 	}
-	threads = min(threads, count)
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for t := 0; t < threads; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work := newWork()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= count {
-					return
-				}
-				fn(i, work)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(threads, count, func(w, i int) { fn(i, work[w]) })
 }
 
 // finite reports whether every entry of x is finite.

@@ -2,8 +2,8 @@ package oenn
 
 import (
 	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // The matrix products of EmbNet's forward and backward passes, C += A·B with
@@ -80,8 +80,7 @@ func (g *gemm) mulAdd(m, n, k int, a, b matrix, c []float32, ldc int) {
 		for p0 := 0; p0 < k; p0 += kc {
 			p1 := min(p0+kc, k)
 			packPanels(g.packB, b, p0, p1, j0, j1, nr, false)
-			workers := min(len(g.packA), (m+mc-1)/mc)
-			parallel(workers, (m+mc-1)/mc, func(w, t int) {
+			parallel.For(len(g.packA), (m+mc-1)/mc, func(w, t int) {
 				i0, i1 := t*mc, min((t+1)*mc, m)
 				pa := g.packA[w]
 				packPanels(pa, a, p0, p1, i0, i1, mr, true)
@@ -169,28 +168,4 @@ func microGo(mr, nr int) microKernel {
 			}
 		}
 	}}
-}
-
-// parallel runs task(worker, t) for t in 0..tasks−1 on the given number of
-// goroutines; worker ∈ [0, workers) names the goroutine, for its scratch
-// buffers.
-func parallel(workers, tasks int, task func(worker, t int)) {
-	if workers <= 1 {
-		for t := 0; t < tasks; t++ {
-			task(0, t)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() {
-			defer wg.Done()
-			for t := int(next.Add(1) - 1); t < tasks; t = int(next.Add(1) - 1) {
-				task(w, t)
-			}
-		}()
-	}
-	wg.Wait()
 }

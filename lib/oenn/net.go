@@ -3,7 +3,8 @@ package oenn
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // hiddenLayers is the number of fully connected ReLU layers of EmbNet; the
@@ -155,7 +156,7 @@ func columnSums(sums, x []float32) {
 	rows := len(x) / cols
 	clear(sums)
 	const colBlock = 64
-	parallel(runtime.GOMAXPROCS(0), (cols+colBlock-1)/colBlock, func(_, t int) {
+	parallel.For(0, (cols+colBlock-1)/colBlock, func(_, t int) {
 		c0, c1 := t*colBlock, min((t+1)*colBlock, cols)
 		sumRows(sums[c0:c1], x[c0:], rows, cols)
 	})
@@ -165,7 +166,7 @@ func columnSums(sums, x []float32) {
 // goroutines.
 func parallelRange(n, grain int, f func(lo, hi int)) {
 	tasks := (n + grain - 1) / grain
-	parallel(min(runtime.GOMAXPROCS(0), tasks), tasks, func(_, t int) {
+	parallel.For(0, tasks, func(_, t int) {
 		f(t*grain, min((t+1)*grain, n))
 	})
 }
