@@ -138,6 +138,17 @@ type Result struct {
 	Queries int64
 }
 
+// Record appends e to the trace, counts it in Epochs and reports it to
+// progress when that is set: the bookkeeping every iterative method does at
+// the end of an epoch.
+func (r *Result) Record(e Epoch, progress func(Epoch)) {
+	r.Trace = append(r.Trace, e)
+	r.Epochs = e.Epoch
+	if progress != nil {
+		progress(e)
+	}
+}
+
 // Algorithm is an ordinal embedding method.
 type Algorithm interface {
 	// Name is the registry name, e.g. "soe".

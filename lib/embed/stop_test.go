@@ -78,3 +78,16 @@ func TestProblemCheck(t *testing.T) {
 		t.Errorf("Items() = %d, want 4 from the set", n)
 	}
 }
+
+func TestResultRecord(t *testing.T) {
+	var res Result
+	var seen []int
+	res.Record(Epoch{Epoch: 1, Loss: 2}, nil)
+	res.Record(Epoch{Epoch: 2, Loss: 1}, func(e Epoch) { seen = append(seen, e.Epoch) })
+	if res.Epochs != 2 || len(res.Trace) != 2 || res.Trace[1].Loss != 1 {
+		t.Fatalf("after two records: Epochs %d, trace %v", res.Epochs, res.Trace)
+	}
+	if len(seen) != 1 || seen[0] != 2 {
+		t.Fatalf("progress saw %v, want [2]", seen)
+	}
+}

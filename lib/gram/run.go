@@ -224,11 +224,7 @@ func (r *run) endEpoch(epoch int, loss float64) (stop bool, err error) {
 		ep.TrainError = r.trainError()
 		stop = r.tracker.Observe(ep.TrainError, ep.Elapsed.Seconds())
 	}
-	r.res.Trace = append(r.res.Trace, ep)
-	r.res.Epochs = epoch
-	if r.opt.Progress != nil {
-		r.opt.Progress(ep)
-	}
+	r.res.Record(ep, r.opt.Progress)
 	return stop, nil
 }
 

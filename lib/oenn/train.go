@@ -184,11 +184,7 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 			stop = tracker.Observe(entry.TrainError, time.Since(start).Seconds())
 		}
 		entry.Elapsed = time.Since(start)
-		res.Trace = append(res.Trace, entry)
-		res.Epochs = epoch
-		if opt.Progress != nil {
-			opt.Progress(entry)
-		}
+		res.Record(entry, opt.Progress)
 		if stop {
 			res.StopReason = embed.StopConverged
 			break

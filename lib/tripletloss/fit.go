@@ -170,11 +170,7 @@ func (r run) train(ctx context.Context, tr trainer, m int, set settings, opt emb
 			}
 			stop = tracker.Observe(e.TrainError, elapsed.Seconds())
 		}
-		res.Trace = append(res.Trace, e)
-		res.Epochs = epoch
-		if opt.Progress != nil {
-			opt.Progress(e)
-		}
+		res.Record(e, opt.Progress)
 		if stop {
 			res.StopReason = embed.StopConverged
 			break
