@@ -20,6 +20,13 @@ type Info struct {
 	Name string
 	// Active is true for methods that query an oracle.
 	Active bool
+	// Family is what the method optimises.
+	Family Family
+	// PaperMaxItems is the largest number of items the paper runs the
+	// method on (0: no limit): it leaves the Gram-matrix methods out above
+	// 10,000 items, for memory (Section 4.2 and Table 3's caption). Fit does
+	// not enforce it; experiment scripts do.
+	PaperMaxItems int
 	// Version is bumped whenever a change alters the method's results; the
 	// run cache keys on it.
 	Version int

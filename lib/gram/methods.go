@@ -258,9 +258,15 @@ func (r *run) innerGradDiff(w []float64, y *mat.Dense) float64 {
 // more than rounding (well within the run-to-run spread of the test error).
 const version = 2
 
+// paperMaxItems is the largest n the paper runs the Gram-matrix methods on:
+// above 10,000 items "the Gram matrix becomes too large to fit in the GPU"
+// (Section 4.2), so it leaves them out there.
+const paperMaxItems = 10000
+
 func init() {
 	embed.Register(embed.Info{
 		Name: "gnmds", Version: version,
+		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params: embed.Params{"lambda": 0},
 		Doc:    "Generalized non-metric MDS: hinge loss on the Gram matrix, Adam + rank-d PSD projection",
 		New: func(p embed.Params) (embed.Algorithm, error) {
@@ -269,6 +275,7 @@ func init() {
 	})
 	embed.Register(embed.Info{
 		Name: "ckl", Version: version,
+		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params: embed.Params{"mu": cklMu, "lambda": 0},
 		Doc:    "Crowd kernel learning: likelihood on the Gram matrix, Adam + rank-d PSD projection",
 		New: func(p embed.Params) (embed.Algorithm, error) {
@@ -277,6 +284,7 @@ func init() {
 	})
 	embed.Register(embed.Info{
 		Name: "forte", Version: version,
+		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params: embed.Params{"rho": forteRho, "c1": forteC1},
 		Doc:    "FORTE: logistic loss on the Gram matrix, rank-d projected gradient descent with line search",
 		New: func(p embed.Params) (embed.Algorithm, error) {

@@ -14,12 +14,14 @@ const version = 1
 func init() {
 	embed.Register(embed.Info{
 		Name: "loe", Active: true, Version: version,
+		Family: embed.FamilyLandmark,
 		Params: embed.Params{"landmarks": 0, "multiplier": DefaultLOEMultiplier},
 		Doc:    "Landmark Ordinal Embedding: BTL rankings to d+3 landmarks, EDM completion, Landmark MDS (landmarks 0 = d+3)",
 		New:    newLOE,
 	})
 	embed.Register(embed.Info{
 		Name: "lloe", Active: true, Version: version,
+		Family: embed.FamilyLandmark,
 		Params: embed.Params{
 			"landmark_fraction": DefaultLLOELandmarkFraction,
 			"subset_factor":     DefaultLLOESubsetFactor,

@@ -138,7 +138,7 @@ var gpuBackends = map[string]func() error{embed.BackendCUDA: cudaAvailable}
 
 func init() {
 	embed.Register(embed.Info{
-		Name: "soe", Version: version, Backends: gpuBackends, Params: embed.Params{"margin": DefaultMargin},
+		Name: "soe", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"margin": DefaultMargin},
 		Doc: "Soft Ordinal Embedding: hinge on distances, Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			s := SOE{Margin: p.Get("margin", DefaultMargin)}
@@ -149,12 +149,12 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "ste", Version: version, Backends: gpuBackends, Params: embed.Params{},
+		Name: "ste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{},
 		Doc: "Stochastic Triplet Embedding (Gaussian kernel), Adam",
 		New: func(embed.Params) (embed.Algorithm, error) { return STE{}, nil },
 	})
 	embed.Register(embed.Info{
-		Name: "tste", Version: version, Backends: gpuBackends, Params: embed.Params{"alpha": 0},
+		Name: "tste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"alpha": 0},
 		Doc: "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			t := TSTE{Alpha: p.Get("alpha", 0)}
@@ -167,7 +167,7 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "cklx", Version: version, Backends: gpuBackends, Params: embed.Params{"mu": DefaultMu},
+		Name: "cklx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"mu": DefaultMu},
 		Doc: "Crowd Kernel Learning probabilities optimised over X (CKL-x), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			c := CKLX{Mu: p.Get("mu", DefaultMu)}
