@@ -1,6 +1,7 @@
 // Package triplets holds ordinal triplet comparisons and everything that makes
-// them: random generation from ground-truth points (optionally noisy), an
-// Oracle for active methods that counts its queries, and reading and writing
+// them: random generation from ground-truth points (optionally noisy),
+// out-of-sample triplets that relate new items to training items, an Oracle
+// for active methods that counts its queries, and reading and writing
 // triplet files (CSV and NumPy .npy).
 //
 // A triplet (i, j, k) states that item i is closer to item j than to item k.

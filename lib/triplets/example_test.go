@@ -38,3 +38,21 @@ func ExampleRandom() {
 	// 4,3,1
 	// 4,3,1
 }
+
+// Four training items and one new item (at 2.4): every triplet relates the
+// new item to two training items.
+func ExampleRandomOutOfSample() {
+	x := mat.NewDense(5, 1, []float64{0, 1, 2, 3, 2.4})
+	s, err := triplets.RandomOutOfSample(x, 4, 3, triplets.Noise{}, 1)
+	if err != nil {
+		panic(err)
+	}
+	for t := 0; t < s.Len(); t++ {
+		i, j, k := s.At(t)
+		fmt.Printf("new x%d=%v is closer to x%d=%v than to x%d=%v\n", i, x.At(int(i), 0), j, x.At(int(j), 0), k, x.At(int(k), 0))
+	}
+	// Output:
+	// new x4=2.4 is closer to x1=1 than to x0=0
+	// new x4=2.4 is closer to x2=2 than to x3=3
+	// new x4=2.4 is closer to x2=2 than to x0=0
+}
