@@ -1,7 +1,8 @@
 // Package metrics scores an embedding the way the paper does: the fraction of
 // triplets it violates (train and test triplet error), its Procrustes
 // disparity to the ground-truth points, and the error of a k-nearest-neighbour
-// classifier trained on it.
+// classifier trained on it (KNNError on a 70/30 split; CrossKNNError of new
+// items against training items).
 //
 // Where the paper's text leaves a choice open, the functions follow the
 // authors' evaluation code (tml-tuebingen/evaluate-OE,

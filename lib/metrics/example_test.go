@@ -47,3 +47,17 @@ func ExampleKNNError() {
 	fmt.Println("kNN error:", e)
 	// Output: kNN error: 0
 }
+
+func ExampleCrossKNNError() {
+	// Training items in two groups far apart, labelled by group; two new
+	// items, one near each group, the second labelled wrongly.
+	train := mat.NewDense(8, 1, []float64{0, 1, 2, 3, 100, 101, 102, 103})
+	trainLabels := []int{0, 0, 0, 0, 1, 1, 1, 1}
+	test := mat.NewDense(2, 1, []float64{1.5, 101.5})
+	e, err := metrics.CrossKNNError(train, trainLabels, test, []int{0, 0})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("kNN error of the new items:", e)
+	// Output: kNN error of the new items: 0.5
+}

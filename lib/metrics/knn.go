@@ -43,27 +43,32 @@ func KNNError(x *mat.Dense, labels []int, seed uint64) (float64, error) {
 	if n < 2 {
 		return 0, fmt.Errorf("metrics: KNNError: need at least 2 points for a 70/30 split, have %d", n)
 	}
-	if err := checkFinite(x); err != nil {
+	if err := checkFinite("KNNError", x); err != nil {
 		return 0, err
 	}
 	train, test := splitIndices(n, seed)
 	k := neighbourCount(n)
 	trainX, trainY := gatherRows(x, labels, train)
 	testX, testY := gatherRows(x, labels, test)
-	pred := knnPredict(trainX, trainY, testX, k)
+	return errorRate(knnPredict(trainX, trainY, testX, k), testY), nil
+}
+
+// neighbourCount returns k = ⌊log₂ n⌋, exactly (no floating-point log): the
+// one k rule of KNNError and CrossKNNError. For n ≥ 2 it is at least 1 and
+// at most ⌊0.7·n⌋, KNNError's training set size.
+func neighbourCount(n int) int {
+	return bits.Len(uint(n)) - 1
+}
+
+// errorRate returns the fraction of predictions that differ from want.
+func errorRate(pred, want []int) float64 {
 	wrong := 0
 	for t, p := range pred {
-		if p != testY[t] {
+		if p != want[t] {
 			wrong++
 		}
 	}
-	return float64(wrong) / float64(len(test)), nil
-}
-
-// neighbourCount returns k = ⌊log₂ n⌋, exactly (no floating-point log). For
-// n ≥ 2 it is at least 1 and at most ⌊0.7·n⌋, the training set size.
-func neighbourCount(n int) int {
-	return bits.Len(uint(n)) - 1
+	return float64(wrong) / float64(len(want))
 }
 
 // splitIndices returns the training and test items of the seeded 70/30 split.
@@ -74,19 +79,19 @@ func splitIndices(n int, seed uint64) (train, test []int) {
 }
 
 // checkFinite rejects NaN and Inf entries, naming the first, and points so
-// large that their squared distances overflow.
-func checkFinite(x *mat.Dense) error {
+// large that their squared distances overflow; fn names the caller.
+func checkFinite(fn string, x *mat.Dense) error {
 	n, _ := x.Dims()
 	for i := range n {
 		var sq float64
 		for c, v := range x.RawRowView(i) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("metrics: KNNError: point %d has %v in column %d", i, v, c)
+				return fmt.Errorf("metrics: %s: point %d has %v in column %d", fn, i, v, c)
 			}
 			sq += v * v
 		}
 		if sq > math.MaxFloat64/8 {
-			return fmt.Errorf("metrics: KNNError: point %d is too large for squared distances (‖x‖² = %g)", i, sq)
+			return fmt.Errorf("metrics: %s: point %d is too large for squared distances (‖x‖² = %g)", fn, i, sq)
 		}
 	}
 	return nil
