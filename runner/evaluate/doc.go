@@ -14,4 +14,9 @@
 // Every random choice derives from the run's Seed and Rep, and not from the
 // algorithm, so that all algorithms of one repetition see the same data and
 // the same triplets.
+//
+// Extension computes a run of OENN's out-of-sample protocol instead: OENN
+// fitted on part of the items, then extended to the rest, measured as
+// above on the training items and by the job.Extension* metrics on the new
+// ones.
 package evaluate

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/metrics"
@@ -44,16 +46,15 @@ func New() *Evaluator {
 	return &Evaluator{cache: map[cacheKey]*entry{}}
 }
 
-// Seeds of a run, one per purpose, derived from (Seed, Rep, StandsInFor).
-type seeds struct{ data, train, test, fit, knn uint64 }
-
-func deriveSeeds(c job.Config) seeds {
-	mix := func(purpose string) uint64 {
-		h := fnv.New64a()
-		fmt.Fprintf(h, "%d/%d/%s/%s", c.Seed, c.Rep, c.StandsInFor, purpose)
-		return h.Sum64()
-	}
-	return seeds{mix("data"), mix("train"), mix("test"), mix("fit"), mix("knn")}
+// seedOf derives the seed of one purpose ("data", "train", "test", "fit",
+// "knn", ...) of the run c under a protocol: "" for a plain run, the
+// protocol's prefix (e.g. "oenn-extension/") otherwise. It hashes
+// (protocol, Seed, Rep, StandsInFor, purpose) with FNV-1a, so that every
+// algorithm of one repetition gets the same seeds.
+func seedOf(c job.Config, protocol, purpose string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s%d/%d/%s/%s", protocol, c.Seed, c.Rep, c.StandsInFor, purpose)
+	return h.Sum64()
 }
 
 // Run computes the run c on the given number of threads.
@@ -71,9 +72,8 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	if err != nil {
 		return nil, err
 	}
-	sd := deriveSeeds(c)
 	setup := time.Now()
-	ds, err := e.load(c.Dataset, datasets.Options{N: c.N, Dim: c.DataDim, PCA: c.PCA, Seed: sd.data})
+	ds, err := e.load(c.Dataset, datasets.Options{N: c.N, Dim: c.DataDim, PCA: c.PCA, Seed: seedOf(c, "", "data")})
 	if err != nil {
 		return nil, err
 	}
@@ -87,17 +87,17 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	prob := embed.Problem{N: n, Dim: c.Dim}
 	var train *triplets.Set
 	if info.Active {
-		if prob.Oracle, err = triplets.NewOracle(x, noise, sd.train); err != nil {
+		if prob.Oracle, err = triplets.NewOracle(x, noise, seedOf(c, "", "train")); err != nil {
 			return nil, err
 		}
 	} else {
-		if train, err = triplets.Random(x, m, noise, sd.train, threads); err != nil {
+		if train, err = triplets.Random(x, m, noise, seedOf(c, "", "train"), threads); err != nil {
 			return nil, err
 		}
 		prob.Train = train
 	}
 	setupSecs := time.Since(setup).Seconds()
-	res, err := alg.Fit(ctx, prob, embed.Options{Seed: sd.fit, MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate,
+	res, err := alg.Fit(ctx, prob, embed.Options{Seed: seedOf(c, "", "fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate,
 		BatchSize: c.BatchSize, Threads: threads, Backend: c.Backend})
 	if err != nil {
 		return nil, err
@@ -126,24 +126,37 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 		out.Metrics[job.Triplets] = float64(m)
 		out.Metrics[job.TrainError] = metrics.TripletError(res.Embedding, train)
 	}
-	test, err := triplets.Random(x, c.TestTriplets, triplets.Noise{}, sd.test, threads)
-	if err != nil {
+	if err := measureTruth(out.Metrics, x, ds.Labels, res.Embedding, c, "", threads); err != nil {
 		return nil, err
-	}
-	out.Metrics[job.TestError] = metrics.TripletError(res.Embedding, test)
-	if out.Metrics[job.Procrustes], err = metrics.Procrustes(x, res.Embedding); err != nil {
-		return nil, fmt.Errorf("procrustes: %w", err)
-	}
-	if ds.Labels != nil {
-		if out.Metrics[job.KNNError], err = metrics.KNNError(res.Embedding, ds.Labels, sd.knn); err != nil {
-			return nil, fmt.Errorf("kNN error: %w", err)
-		}
-		if out.Metrics[job.KNNErrorData], err = metrics.KNNError(x, ds.Labels, sd.knn); err != nil {
-			return nil, fmt.Errorf("kNN error on the data: %w", err)
-		}
 	}
 	out.Metrics[job.EvalSeconds] = time.Since(evalStart).Seconds()
 	return out, nil
+}
+
+// measureTruth adds to m what the embedding emb of the points x (with their
+// labels, or nil) shows against that ground truth: the test triplet error
+// on c.TestTriplets fresh noiseless triplets, the Procrustes disparity and,
+// for labelled data, the kNN error on the embedding and on the data. The
+// random choices are those of run c under the protocol (see seedOf).
+func measureTruth(m map[string]float64, x *mat.Dense, labels []int, emb *mat.Dense, c job.Config, protocol string, threads int) error {
+	test, err := triplets.Random(x, c.TestTriplets, triplets.Noise{}, seedOf(c, protocol, "test"), threads)
+	if err != nil {
+		return err
+	}
+	m[job.TestError] = metrics.TripletError(emb, test)
+	if m[job.Procrustes], err = metrics.Procrustes(x, emb); err != nil {
+		return fmt.Errorf("procrustes: %w", err)
+	}
+	if labels != nil {
+		knnSeed := seedOf(c, protocol, "knn")
+		if m[job.KNNError], err = metrics.KNNError(emb, labels, knnSeed); err != nil {
+			return fmt.Errorf("kNN error: %w", err)
+		}
+		if m[job.KNNErrorData], err = metrics.KNNError(x, labels, knnSeed); err != nil {
+			return fmt.Errorf("kNN error on the data: %w", err)
+		}
+	}
+	return nil
 }
 
 // load returns the dataset for opt, loading it once however many runs ask

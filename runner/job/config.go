@@ -129,6 +129,21 @@ func (c Config) Normalize() (Canonical, error) {
 	return Canonical{Config: c, JSON: js, Version: info.Version, Key: key(js, info.Version), Active: info.Active}, nil
 }
 
+// Wrap returns the canonical config of a run that a protocol builds on c,
+// such as runner/evaluate's out-of-sample Extension: its JSON is
+// {protocol: settings, "run": c's JSON} (encoding/json, keys sorted) and its
+// key hashes that JSON as Normalize hashes a run's, so that it differs from
+// c's key and from that of any other protocol or settings. Config, Version
+// and Active stay c's.
+func (c Canonical) Wrap(protocol string, settings map[string]any) (Canonical, error) {
+	wrapped, err := json.Marshal(map[string]any{protocol: settings, "run": json.RawMessage(c.JSON)})
+	if err != nil {
+		return c, fmt.Errorf("job: %s config: %w", protocol, err)
+	}
+	c.JSON, c.Key = wrapped, key(wrapped, c.Version)
+	return c, nil
+}
+
 // key hashes the canonical JSON with the algorithm's and the evaluation's
 // versions.
 func key(js []byte, version int) string {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -200,4 +201,44 @@ func ExampleConfig_Normalize() {
 	// Output:
 	// {"algorithm":"jobfake","backend":"cpu","batch_size":0,"data_dim":0,"dataset":"uniform","dim":2,"lambda":2,"learning_rate":0,"max_epochs":0,"n":100,"noise":"","noise_level":0,"params":{"mu":0.1,"rho":2},"pca":0,"rep":0,"seed":1,"test_triplets":10000}
 	// 64 2
+}
+
+func TestWrap(t *testing.T) {
+	// The canonical JSON of an OENN run on 100 CHAR items (algorithm
+	// version 2), and the key exp's extensionJob gave its out-of-sample run
+	// before the protocol moved to runner/evaluate (commit 686a5de): Wrap
+	// must keep the stored runs' keys.
+	run := Canonical{Version: 2, JSON: []byte(`{"algorithm":"oenn","backend":"cpu","batch_size":0,"data_dim":0,"dataset":"char","dim":5,"lambda":2,"learning_rate":0,"max_epochs":0,"n":100,"noise":"","noise_level":0,"params":{"input":0,"inputlen":0,"width":0},"pca":0,"rep":0,"seed":1,"test_triplets":10000}`)}
+	run.Key = key(run.JSON, run.Version)
+	settings := map[string]any{"version": 1, "test_fraction": 0.2, "new_triplets": 2000}
+	tests := []struct {
+		name     string
+		protocol string
+		settings map[string]any
+		want     string // "" when only its difference from the others counts
+	}{
+		{"stored extension run", "oenn_extension", settings, "d926c8488b464f58800b1de770ac32aa1b031caf8a2287db3f1dc96cc5b90e74"},
+		{"other settings", "oenn_extension", map[string]any{"version": 1, "test_fraction": 0.25, "new_triplets": 2000}, ""},
+		{"other protocol", "other", settings, ""},
+	}
+	seen := map[string]string{run.Key: "the run itself"}
+	for _, tc := range tests {
+		c, err := run.Wrap(tc.protocol, tc.settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.want != "" && c.Key != tc.want {
+			t.Errorf("%s: key %s, want %s (EvalVersion %d)", tc.name, c.Key, tc.want, EvalVersion)
+		}
+		if other, dup := seen[c.Key]; dup {
+			t.Errorf("%s: same key as %s", tc.name, other)
+		}
+		seen[c.Key] = tc.name
+		if again, _ := run.Wrap(tc.protocol, tc.settings); again.Key != c.Key {
+			t.Errorf("%s: key not deterministic", tc.name)
+		}
+	}
+	if _, err := run.Wrap("x", map[string]any{"bad": math.NaN()}); err == nil || !strings.HasPrefix(err.Error(), "job: x config") {
+		t.Errorf("NaN setting: error %v", err)
+	}
 }

@@ -39,6 +39,34 @@ const (
 	DataDim = "data_dim"
 )
 
+// Names of the metrics of an OENN out-of-sample run (runner/evaluate's
+// Extension) besides those above, which there measure OENN_train on the
+// training items.
+const (
+	// ExtensionError is the fraction of the extension's training triplets
+	// (new item, training item, training item) that its embedding violates:
+	// the paper's TE.
+	ExtensionError = "extension_error"
+	// ExtensionTestError is the same on fresh noiseless triplets of that
+	// form.
+	ExtensionTestError = "extension_test_error"
+	// ExtensionKNNError and ExtensionKNNErrorData are the error of
+	// classifying each new item by its nearest training items
+	// (lib/metrics' CrossKNNError) in the embedding and in the data.
+	ExtensionKNNError     = "extension_knn_error"
+	ExtensionKNNErrorData = "extension_knn_error_data"
+	// ExtensionProcrustes is the Procrustes disparity of all items'
+	// embedding to the data.
+	ExtensionProcrustes = "extension_procrustes"
+	// ExtensionSeconds and ExtensionEpochs are the wall time and epochs of
+	// the extension's fit; ExtensionItems the new items and
+	// ExtensionTriplets its training triplets.
+	ExtensionSeconds  = "extension_seconds"
+	ExtensionEpochs   = "extension_epochs"
+	ExtensionItems    = "extension_items"
+	ExtensionTriplets = "extension_triplets"
+)
+
 // Outcome is what a successful run produces.
 type Outcome struct {
 	// Metrics holds every measured number by name (see the constants).
