@@ -38,7 +38,7 @@ same trajectory cut at that epoch). The paper's stopping rule stays on: a run th
 		{name: "mnist", standIn: "fmnist", dim: 50, n: exp.Pick(60, 200, 0)},
 		{name: "fmnist", dim: 50, n: exp.Pick(60, 200, 10000)}, // the supplement's FMNIST10k
 	}
-	switch exp.Profile() {
+	switch exp.CurrentProfile() {
 	case exp.Smoke:
 		datasets = datasets[:1]
 		datasets[0].standIn = "gmm" // CI may run without the data files
@@ -47,33 +47,22 @@ same trajectory cut at that epoch). The paper's stopping rule stays on: a run th
 	default:
 		datasets = append(datasets, dataset{name: "covtype", standIn: "fmnist", dim: 30})
 	}
-	paperN := map[string]int{"char": 1797, "usps": 7291, "mnist": 60000, "fmnist": 10000, "covtype": 581012}
-	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "gnmds", "forte", "ckl"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "gnmds", "forte", "ckl"})
-	gram := map[string]bool{"gnmds": true, "forte": true, "ckl": true}
+	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"}, exp.PassiveAlgorithms(), exp.PassiveAlgorithms())
 	epochs := exp.PickFloats([]float64{5, 50}, []float64{10, 50, 150},
 		[]float64{1, 2, 5, 10, 20, 50, 100, 150, 200, 300, 400, 500})
 
 	var runs []exp.Run
 	for _, d := range datasets {
-		items := d.n
-		if items == 0 {
-			items = paperN[d.name]
-		}
 		for _, a := range algorithms {
-			if gram[a] && items > 10000 {
-				continue // the paper's memory limit for Gram-matrix methods
-			}
 			for _, ep := range epochs {
 				runs = append(runs, exp.Run{Dataset: d.name, StandIn: d.standIn, N: d.n, Dim: d.dim, Lambda: 2,
 					Algorithm: a, MaxEpochs: int(ep), Seed: 1})
 			}
 		}
 	}
-	res := e.Run(exp.Repeat(runs, exp.Pick(1, 1, 3)))
-	if exp.Profile() != exp.Paper {
-		e.Note(fmt.Sprintf("Profile %s subsamples the datasets (see \"What was run\"); run `oerun experiments/convergence.go --profile paper` for the paper's sizes.", exp.Profile()))
+	res := e.Run(e.WithinPaperLimits(exp.Repeat(runs, exp.Pick(1, 1, 3))))
+	if exp.CurrentProfile() != exp.Paper {
+		e.Note(fmt.Sprintf("Profile %s subsamples the datasets (see \"What was run\"); run `oerun experiments/convergence.go --profile paper` for the paper's sizes.", exp.CurrentProfile()))
 	}
 
 	e.Heading("Train triplet error against epochs")
@@ -84,7 +73,7 @@ same trajectory cut at that epoch). The paper's stopping rule stays on: a run th
 		}
 		label := sub[0].Field("dataset")
 		e.Lines(exp.LinePlot{Title: "Convergence: " + label, Results: sub, X: "max_epochs", Y: exp.TrainError, Lines: "algorithm",
-			LogX: true, XLabel: "epochs (log scale)", YLabel: "train triplet error",
+			LogX: true, XLabel: "epochs (log scale)",
 			Caption: fmt.Sprintf("Train triplet error after E epochs on %s (d = %d, λ = 2), one line per method (Figure 3).", label, d.dim)})
 	}
 	final := res.Filter(func(r exp.Result) bool { return r.Run.MaxEpochs == int(epochs[len(epochs)-1]) })

@@ -28,12 +28,10 @@ iterations; every method is much faster on the GPU; LOE and LLOE are not faster 
 		{name: "mnist", standIn: "fmnist", dim: 50, ns: exp.PickFloats(nil, []float64{100, 200, 300}, []float64{500, 1000, 2000, 5000})},
 		{name: "gmm", dim: 2, ns: exp.PickFloats([]float64{50, 100}, []float64{100, 200, 400}, []float64{500, 1000, 2000, 5000})},
 	}
-	if exp.Profile() == exp.Smoke {
+	if exp.CurrentProfile() == exp.Smoke {
 		sources = sources[1:]
 	}
-	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"})
+	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"}, exp.Algorithms(), exp.Algorithms())
 	backends := []string{"cpu"}
 	if err := e.TryBackend("gpu"); err != nil {
 		e.Note(fmt.Sprintf("**No GPU rows**: the gpu backend does not run in this build or on this machine (%v). "+
@@ -58,8 +56,8 @@ iterations; every method is much faster on the GPU; LOE and LLOE are not faster 
 		}
 	}
 	res := e.Run(exp.Repeat(runs, exp.Pick(1, 1, 3)))
-	if exp.Profile() != exp.Paper {
-		e.Note(fmt.Sprintf("Profile %s uses smaller n and caps the epochs; compare the slopes, not the levels.", exp.Profile()))
+	if exp.CurrentProfile() != exp.Paper {
+		e.Note(fmt.Sprintf("Profile %s uses smaller n and caps the epochs; compare the slopes, not the levels.", exp.CurrentProfile()))
 	}
 
 	for _, s := range sources {

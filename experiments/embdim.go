@@ -33,15 +33,13 @@ does not state its dimension; it must be at least the largest embedding dimensio
 		{name: "kmnist", standIn: "fmnist", n: exp.Pick(60, 200, 10000)},
 		{name: "uniform", n: exp.Pick(60, 100, 10000), dataDim: 50},
 	}
-	switch exp.Profile() {
+	switch exp.CurrentProfile() {
 	case exp.Smoke:
 		datasets = datasets[2:]
 	case exp.Quick:
 		datasets = []dataset{datasets[0], datasets[2]}
 	}
-	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"})
+	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"}, exp.Algorithms(), exp.Algorithms())
 	dims := exp.PickFloats([]float64{5, 10}, []float64{5, 10, 20, 30}, []float64{5, 10, 20, 30, 40, 50})
 
 	var runs []exp.Run
@@ -58,14 +56,11 @@ does not state its dimension; it must be at least the largest embedding dimensio
 		}
 	}
 	res := e.Run(exp.Repeat(runs, exp.Pick(1, 1, 3)))
-	if exp.Profile() != exp.Paper {
-		e.Note(fmt.Sprintf("Profile %s uses fewer datasets, dimensions and items and caps the epochs; run `oerun experiments/embdim.go --profile paper` for the paper's sweep.", exp.Profile()))
+	if exp.CurrentProfile() != exp.Paper {
+		e.Note(fmt.Sprintf("Profile %s uses fewer datasets, dimensions and items and caps the epochs; run `oerun experiments/embdim.go --profile paper` for the paper's sweep.", exp.CurrentProfile()))
 	}
 
-	panels := []struct{ metric, label string }{
-		{exp.TrainError, "train triplet error"}, {exp.TestError, "test triplet error"},
-		{exp.Procrustes, "Procrustes disparity"}, {exp.KNNError, "kNN error"},
-	}
+	metrics := []string{exp.TrainError, exp.TestError, exp.Procrustes, exp.KNNError}
 	for _, d := range datasets {
 		sub := res.Filter(func(r exp.Result) bool { return r.Run.Dataset == d.name })
 		if len(sub) == 0 {
@@ -73,13 +68,13 @@ does not state its dimension; it must be at least the largest embedding dimensio
 		}
 		label := sub[0].Field("dataset")
 		e.Heading(label)
-		for _, p := range panels {
-			if p.metric == exp.KNNError && d.name == "uniform" {
+		for _, m := range metrics {
+			if m == exp.KNNError && d.name == "uniform" {
 				continue // unlabelled
 			}
-			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s: %s", label, p.label), Results: sub, X: "dim", Y: p.metric, Lines: "algorithm",
-				XLabel: "embedding dimension d", YLabel: p.label,
-				Caption: fmt.Sprintf("%s against the embedding dimension on %s (Figure 6 / supplement); LOE and LLOE have no training triplets, so no train error.", p.label, label)})
+			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s: %s", label, exp.Label(m)), Results: sub, X: "dim", Y: m, Lines: "algorithm",
+				XLabel:  "embedding dimension d",
+				Caption: fmt.Sprintf("%s against the embedding dimension on %s (Figure 6 / supplement); LOE and LLOE have no training triplets, so no train error.", exp.Label(m), label)})
 		}
 		e.Table(fmt.Sprintf("Procrustes disparity on %s (rows: method, columns: d)", label), sub.Table("algorithm", "dim", exp.Procrustes))
 		if d.name != "uniform" {

@@ -13,12 +13,11 @@ import (
 )
 
 // dataset is one column of Table 3: its name, the paper's embedding
-// dimension, the number of items at each profile, and what stands in for it
-// when its files are not available.
+// dimension, the number of items at this profile (0: the paper's), and what
+// stands in for it when its files are not available.
 type dataset struct {
-	name, standIn, paperName string
-	dim                      int
-	n                        int
+	name, standIn string
+	dim, n        int
 }
 
 func main() {
@@ -35,30 +34,19 @@ methods; FORTE is the only competitive Gram-matrix method, and slow; LOE and LLO
 	// profiles subsample the large datasets.
 	big := exp.Pick(60, 400, 0) // 0: the paper's n
 	datasets := []dataset{
-		{name: "mnist", standIn: "fmnist", paperName: "MNIST", dim: 50, n: big},
-		{name: "covtype", standIn: "fmnist", paperName: "COVTYPE", dim: 30, n: big},
-		{name: "fmnist", paperName: "FMNIST", dim: 50, n: big},
-		{name: "usps", standIn: "fmnist", paperName: "USPS", dim: 50, n: exp.Pick(60, 400, 0)},
-		{name: "char", paperName: "CHAR", dim: 30, n: exp.Pick(100, 600, 0)},
-		{name: "uniform", paperName: "UNIFORM", dim: 2, n: exp.Pick(100, 1000, 10000)},
+		{name: "mnist", standIn: "fmnist", dim: 50, n: big},
+		{name: "covtype", standIn: "fmnist", dim: 30, n: big},
+		{name: "fmnist", dim: 50, n: big},
+		{name: "usps", standIn: "fmnist", dim: 50, n: exp.Pick(60, 400, 0)},
+		{name: "char", dim: 30, n: exp.Pick(100, 600, 0)},
+		{name: "uniform", dim: 2, n: exp.Pick(100, 1000, 10000)},
 	}
-	if exp.Profile() == exp.Smoke {
+	if exp.CurrentProfile() == exp.Smoke {
 		datasets = datasets[4:] // CHAR and UNIFORM: seconds, no large files
 	}
-	algorithms := []string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"}
-	gram := map[string]bool{"gnmds": true, "forte": true, "ckl": true}
-	paperN := map[string]int{"mnist": 60000, "covtype": 581012, "fmnist": 60000, "usps": 7291, "char": 1797, "uniform": 10000}
-
 	var runs []exp.Run
 	for _, d := range datasets {
-		items := d.n
-		if items == 0 {
-			items = paperN[d.name]
-		}
-		for _, a := range algorithms {
-			if gram[a] && items > 10000 {
-				continue // the paper's memory limit for Gram-matrix methods
-			}
+		for _, a := range exp.Algorithms() {
 			epochs := exp.Pick(20, 200, 0) // 0: the method's default, with the paper's stopping rule
 			if a == "oenn" {
 				epochs = exp.Pick(5, 30, 0) // an OENN epoch costs about twenty of SOE's
@@ -69,11 +57,11 @@ methods; FORTE is the only competitive Gram-matrix method, and slow; LOE and LLO
 			})
 		}
 	}
-	if exp.Profile() != exp.Paper {
+	if exp.CurrentProfile() != exp.Paper {
 		e.Note(fmt.Sprintf("Profile %s caps the epochs (OENN at a few dozen) and subsamples the datasets; "+
-			"run `oerun experiments/general.go --profile paper` for the paper's scale.", exp.Profile()))
+			"run `oerun experiments/general.go --profile paper` for the paper's scale.", exp.CurrentProfile()))
 	}
-	res := e.Run(exp.Repeat(runs, exp.Pick(1, 2, 3)))
+	res := e.Run(e.WithinPaperLimits(exp.Repeat(runs, exp.Pick(1, 2, 3))))
 
 	e.Heading("Results")
 	e.Text(`Mean ± standard deviation over repetitions. Datasets are columns as in the paper's Figure 2.`)
@@ -83,9 +71,9 @@ methods; FORTE is the only competitive Gram-matrix method, and slow; LOE and LLO
 	e.Table("Wall time of the whole fit", res.Table("algorithm", "dataset", exp.FitSeconds))
 	e.Table("Procrustes disparity to the ground truth", res.Table("algorithm", "dataset", exp.Procrustes))
 	e.Bars(exp.BarPlot{Title: "Test triplet error", Results: res, Groups: "dataset", Bars: "algorithm", Y: exp.TestError,
-		YLabel: "test triplet error", Caption: "Test triplet error per dataset and algorithm (Figure 2, first row); error bars ±1 sd over repetitions."})
+		Caption: "Test triplet error per dataset and algorithm (Figure 2, first row); error bars ±1 sd over repetitions."})
 	e.Bars(exp.BarPlot{Title: "kNN error", Results: res.Filter(func(r exp.Result) bool { return r.Run.Dataset != "uniform" }),
-		Groups: "dataset", Bars: "algorithm", Y: exp.KNNError, YLabel: "kNN error",
+		Groups: "dataset", Bars: "algorithm", Y: exp.KNNError,
 		Caption: "kNN classification error of the embedding (Figure 2, second row)."})
 	e.Bars(exp.BarPlot{Title: "Running time", Results: res, Groups: "dataset", Bars: "algorithm", Y: exp.FitSeconds,
 		YLabel: "seconds (log scale)", LogY: true, Caption: "Wall time of the fit (Figure 2, third row, shows the time until convergence), log scale."})
@@ -93,29 +81,7 @@ methods; FORTE is the only competitive Gram-matrix method, and slow; LOE and LLO
 	e.Heading("Side by side with the paper (Table 3)")
 	e.Text(`The paper's numbers are at full size on a GPU; ours are at this profile's size on the CPU, so times
 are not comparable in absolute terms — compare the ranking of the algorithms.`)
-	paper := e.ReadTSV("data/table3_general.tsv")
-	t := exp.NewTable("dataset", "algorithm", "test error (ours)", "test error (paper)", "kNN error (ours)", "kNN error (paper)", "time (ours)", "time (paper)")
-	for _, d := range datasets {
-		for _, a := range algorithms {
-			sub := res.Filter(func(r exp.Result) bool { return r.Run.Dataset == d.name && r.Run.Algorithm == a })
-			pt := paper.Get("time_seconds", "algorithm", paperAlgorithm(a), "dataset", d.paperName)
-			if len(sub) == 0 && pt == "" {
-				continue
-			}
-			if pt != "" {
-				pt += " s"
-			}
-			label := d.name
-			if len(sub) > 0 {
-				label = sub[0].Field("dataset")
-			}
-			t.Row(label, a,
-				sub.Cell(exp.TestError), orDash(paper.Get("test_triplet_error", "algorithm", paperAlgorithm(a), "dataset", d.paperName)),
-				sub.Cell(exp.KNNError), orDash(paper.Get("knn_error", "algorithm", paperAlgorithm(a), "dataset", d.paperName)),
-				sub.Cell(exp.ConvergeSeconds), orDash(pt))
-		}
-	}
-	e.Table("Ours against Table 3 of the paper", t)
+	e.Table("Ours against Table 3 of the paper", res.BesideTable3(e.Table3()))
 
 	// What the embeddings look like.
 	for _, name := range []string{"uniform", "char"} {
@@ -124,18 +90,4 @@ are not comparable in absolute terms — compare the ranking of the algorithms.`
 			e.Scatter(fmt.Sprintf("SOE embedding of %s", name), soe[0])
 		}
 	}
-}
-
-// paperAlgorithm is the algorithm's name as Table 3 writes it.
-func paperAlgorithm(a string) string {
-	names := map[string]string{"soe": "SOE", "oenn": "OENN", "ste": "STE", "tste": "tSTE", "cklx": "CKLx",
-		"loe": "LOE", "lloe": "LLOE", "gnmds": "GNMDS", "forte": "FORTE", "ckl": "CKL"}
-	return names[a]
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }

@@ -15,9 +15,10 @@ import (
 // sweep is one panel group: a dataset under one noise model, with the noise
 // levels scaled to the dataset (σ is in the data's units).
 type sweep struct {
-	name, standIn, noise string
-	dim, n               int
-	levels               []float64
+	name, standIn string
+	noise         exp.NoiseModel
+	dim, n        int
+	levels        []float64
 }
 
 func main() {
@@ -43,7 +44,7 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 		{name: "usps", standIn: "fmnist", noise: exp.Bernoulli, dim: exp.Pick(10, 10, 50), n: exp.Pick(60, 100, 0), levels: bernoulli},
 		{name: "char", noise: exp.Gaussian, dim: exp.Pick(10, 10, 30), n: exp.Pick(60, 100, 0), levels: gaussian},
 	}
-	switch exp.Profile() {
+	switch exp.CurrentProfile() {
 	case exp.Smoke:
 		sweeps = []sweep{{name: "char", standIn: "gmm", noise: exp.Gaussian, dim: 10, n: 60, levels: gaussian},
 			{name: "char", standIn: "gmm", noise: exp.Bernoulli, dim: 10, n: 60, levels: bernoulli}}
@@ -56,19 +57,12 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 				sweep{name: s, noise: exp.Gaussian, dim: 2, levels: gaussian})
 		}
 	}
-	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"})
-	gram := map[string]bool{"gnmds": true, "forte": true, "ckl": true}
-	paperN := map[string]int{"usps": 7291, "char": 1797, "birch1": 10000, "birch3": 10000, "worms": 105600}
+	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"}, exp.Algorithms(), exp.Algorithms())
 
 	var runs []exp.Run
 	declared := map[string]bool{} // a noiseless run serves both noise models
 	for _, s := range sweeps {
 		for _, a := range algorithms {
-			if gram[a] && s.n == 0 && paperN[s.name] > 10000 {
-				continue // the paper's memory limit for Gram-matrix methods
-			}
 			epochs := exp.Pick(20, 200, 0)
 			if a == "oenn" {
 				epochs = exp.Pick(5, 50, 0)
@@ -86,15 +80,12 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 			}
 		}
 	}
-	res := e.Run(exp.Repeat(runs, exp.Pick(1, 1, 3)))
-	if exp.Profile() != exp.Paper {
-		e.Note(fmt.Sprintf("Profile %s uses the two datasets of Figure 9 only, with fewer noise levels and items and capped epochs; run `oerun experiments/noise.go --profile paper` for the supplement's sweep.", exp.Profile()))
+	res := e.Run(e.WithinPaperLimits(exp.Repeat(runs, exp.Pick(1, 1, 3))))
+	if exp.CurrentProfile() != exp.Paper {
+		e.Note(fmt.Sprintf("Profile %s uses the two datasets of Figure 9 only, with fewer noise levels and items and capped epochs; run `oerun experiments/noise.go --profile paper` for the supplement's sweep.", exp.CurrentProfile()))
 	}
 
-	panels := []struct{ metric, label string }{
-		{exp.TrainError, "train triplet error"}, {exp.TestError, "test triplet error"},
-		{exp.Procrustes, "Procrustes disparity"}, {exp.KNNError, "kNN error"},
-	}
+	metrics := []string{exp.TrainError, exp.TestError, exp.Procrustes, exp.KNNError}
 	for _, s := range sweeps {
 		// The noiseless runs (level 0) belong to both noise models' curves.
 		sub := res.Filter(func(r exp.Result) bool {
@@ -108,10 +99,10 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 			what = "Gaussian noise σ"
 		}
 		e.Heading(fmt.Sprintf("%s, %s", label, what))
-		for _, p := range panels {
-			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s, %s noise: %s", label, s.noise, p.label), Results: sub, X: "noise_level", Y: p.metric,
-				Lines: "algorithm", XLabel: what, YLabel: p.label,
-				Caption: fmt.Sprintf("%s against the %s on %s, λ = 2 (Figure 9 / supplement).", p.label, what, label)})
+		for _, m := range metrics {
+			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s, %s noise: %s", label, s.noise, exp.Label(m)), Results: sub, X: "noise_level", Y: m,
+				Lines: "algorithm", XLabel: what,
+				Caption: fmt.Sprintf("%s against the %s on %s, λ = 2 (Figure 9 / supplement).", exp.Label(m), what, label)})
 		}
 		e.Table(fmt.Sprintf("Test triplet error on %s (rows: method, columns: %s)", label, what), sub.Table("algorithm", "noise_level", exp.TestError))
 	}

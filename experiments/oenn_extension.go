@@ -34,7 +34,7 @@ data.`)
 		{name: "char", dim: exp.Pick(5, 10, 30), n: exp.Pick(60, 400, 0), fraction: 0.2},
 		{name: "usps", standIn: "fmnist", dim: exp.Pick(5, 10, 50), n: exp.Pick(60, 300, 9298), fraction: 2007.0 / 9298},
 	}
-	if exp.Profile() == exp.Smoke {
+	if exp.CurrentProfile() == exp.Smoke {
 		sources = sources[:1]
 		sources[0].standIn = "gmm" // CI may run without the data files
 	}
@@ -45,9 +45,9 @@ data.`)
 			MaxEpochs: exp.Pick(10, 100, 0), Seed: 1}
 		results = append(results, e.Extension([]exp.Run{run}, s.fraction, newTriplets)...)
 	}
-	if exp.Profile() != exp.Paper {
+	if exp.CurrentProfile() != exp.Paper {
 		e.Note(fmt.Sprintf("Profile %s uses fewer items, d = %d, %d new-item triplets and at most %d epochs per fit; the paper's USPS split is its own test set (not available here).",
-			exp.Profile(), exp.Pick(5, 10, 50), newTriplets, exp.Pick(10, 100, 0)))
+			exp.CurrentProfile(), exp.Pick(5, 10, 50), newTriplets, exp.Pick(10, 100, 0)))
 	}
 
 	e.Heading("Errors")
@@ -58,12 +58,12 @@ data.`)
 			t.Row(r.Field("dataset"), r.Field("dim"), "", "", r.Status, "", "", "", "", "", "")
 			continue
 		}
-		m := r.Metrics
-		t.Row(r.Field("dataset"), r.Field("dim"), exp.Format(exp.Epochs, m["items"]), exp.Format(exp.Epochs, m["extension_items"]),
-			exp.Format(exp.TrainError, m[exp.TrainError]), exp.Format(exp.TestError, m[exp.TestError]),
-			exp.Format(exp.TrainError, m["extension_error"]), exp.Format(exp.TestError, m["extension_test_error"]),
-			exp.Format(exp.KNNError, m["extension_knn_error"]), exp.Format(exp.KNNError, m["extension_knn_error_data"]),
-			exp.Format(exp.FitSeconds, m["extension_seconds"]))
+		cells := []string{r.Field("dataset"), r.Field("dim")}
+		for _, metric := range []string{exp.Items, exp.ExtensionItems, exp.TrainError, exp.TestError, exp.ExtensionError,
+			exp.ExtensionTestError, exp.ExtensionKNNError, exp.ExtensionKNNErrorData, exp.ExtensionSeconds} {
+			cells = append(cells, exp.Format(metric, r.Value(metric)))
+		}
+		t.Row(cells...)
 	}
 	e.Table("OENN out-of-sample extension (TE: fraction of the training, resp. extension, triplets violated)", t)
 

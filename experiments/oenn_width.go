@@ -60,9 +60,9 @@ suffices for a small (5 %) train error. Warmer cells are higher errors.`)
 	resN := e.Run(exp.Repeat(byN, reps))
 	resDim := e.Run(exp.Repeat(byDim, reps))
 	resInput := e.Run(exp.Repeat(byInput, reps))
-	if exp.Profile() != exp.Paper {
+	if exp.CurrentProfile() != exp.Paper {
 		e.Note(fmt.Sprintf("Profile %s uses a smaller grid (n up to %v, widths up to %v), caps OENN at %d epochs and runs one repetition; the paper averages 5.",
-			exp.Profile(), ns[len(ns)-1], widths[len(widths)-1], epochs))
+			exp.CurrentProfile(), ns[len(ns)-1], widths[len(widths)-1], epochs))
 	}
 
 	e.Heading("Width against the number of items (d = 2)")

@@ -31,12 +31,10 @@ SOE, STE and t-STE; only SOE keeps a low Procrustes error throughout; LOE does v
 		{name: "gmm", n: exp.Pick(60, 100, 5000)},
 		{name: "mnist", standIn: "fmnist", n: exp.Pick(60, 100, 5000), pca: true},
 	}
-	if exp.Profile() == exp.Smoke {
+	if exp.CurrentProfile() == exp.Smoke {
 		sources = sources[:1]
 	}
-	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"})
+	algorithms := exp.PickList([]string{"soe", "ste", "gnmds"}, exp.Algorithms(), exp.Algorithms())
 
 	var runs []exp.Run
 	for _, s := range sources {
@@ -57,19 +55,15 @@ SOE, STE and t-STE; only SOE keeps a low Procrustes error throughout; LOE does v
 		}
 	}
 	res := e.Run(exp.Repeat(runs, exp.Pick(1, 1, 3)))
-	if exp.Profile() != exp.Paper {
+	if exp.CurrentProfile() != exp.Paper {
 		e.Note(fmt.Sprintf("Profile %s uses %d items instead of 5,000, dimensions up to %v, and caps the epochs; times are not comparable with the paper's GPU times, only their growth is.",
-			exp.Profile(), exp.Pick(60, 100, 5000), dims[len(dims)-1]))
+			exp.CurrentProfile(), exp.Pick(60, 100, 5000), dims[len(dims)-1]))
 	}
 
-	panels := []struct {
-		metric, label string
-		log           bool
-	}{
-		{exp.ConvergeSeconds, "time until convergence (s)", true}, {exp.FitSeconds, "wall time of the fit (s)", true},
-		{exp.TrainError, "train triplet error", false}, {exp.TestError, "test triplet error", false},
-		{exp.Procrustes, "Procrustes disparity", false}, {exp.KNNError, "kNN error", false},
-	}
+	metrics := []string{exp.ConvergeSeconds, exp.FitSeconds, exp.TrainError, exp.TestError, exp.Procrustes, exp.KNNError}
+	// Times go on log–log axes, where the slope is the growth exponent.
+	logLog := map[string]bool{exp.ConvergeSeconds: true, exp.FitSeconds: true}
+	logNote := map[bool]string{true: ", log–log axes: the slope is the growth exponent", false: ""}
 	for _, s := range sources {
 		sub := res.Filter(func(r exp.Result) bool { return r.Run.Dataset == s.name })
 		if len(sub) == 0 {
@@ -77,10 +71,10 @@ SOE, STE and t-STE; only SOE keeps a low Procrustes error throughout; LOE does v
 		}
 		label := sub[0].Field("dataset")
 		e.Heading(label)
-		for _, p := range panels {
-			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s: %s", label, p.label), Results: sub, X: "dim", Y: p.metric, Lines: "algorithm",
-				LogX: p.log, LogY: p.log, XLabel: "input = embedding dimension d", YLabel: p.label,
-				Caption: fmt.Sprintf("%s against the input dimension on %s (Figure 10 / supplement)%s.", p.label, label, map[bool]string{true: ", log–log axes: the slope is the growth exponent", false: ""}[p.log])})
+		for _, m := range metrics {
+			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s: %s", label, exp.Label(m)), Results: sub, X: "dim", Y: m, Lines: "algorithm",
+				LogX: logLog[m], LogY: logLog[m], XLabel: "input = embedding dimension d",
+				Caption: fmt.Sprintf("%s against the input dimension on %s (Figure 10 / supplement)%s.", exp.Label(m), label, logNote[logLog[m]])})
 		}
 		e.Table(fmt.Sprintf("Wall time of the fit on %s (rows: method, columns: d)", label), sub.Table("algorithm", "dim", exp.FitSeconds))
 		e.Table(fmt.Sprintf("Procrustes disparity on %s", label), sub.Table("algorithm", "dim", exp.Procrustes))

@@ -44,52 +44,37 @@ t-STE on seven of ten datasets; CKL and GNMDS are the worst.`)
 		{name: "usps", standIn: "fmnist", dim: 50},
 		{name: "mnist", standIn: "fmnist", dim: 50},
 	}
-	switch exp.Profile() {
+	switch exp.CurrentProfile() {
 	case exp.Smoke:
 		twoD, highD = twoD[:1], highD[:1]
 	case exp.Quick:
 		twoD, highD = twoD[:2], highD[:1]
 	}
 	datasets := append(append([]dataset{}, twoD...), highD...)
-	if exp.Profile() == exp.Smoke {
+	if exp.CurrentProfile() == exp.Smoke {
 		for i := range datasets {
 			datasets[i].standIn = "gmm" // CI may run without the data files
 		}
 	}
-	paperN := map[string]int{"aggregation": 788, "spiral": 312, "compound": 399, "pathbased": 300, "birch1": 10000,
-		"birch3": 10000, "worms": 105600, "char": 1797, "usps": 7291, "mnist": 60000}
-	algorithms := exp.PickList([]string{"soe", "ste", "tste", "gnmds"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "gnmds", "forte", "ckl"},
-		[]string{"soe", "oenn", "ste", "tste", "cklx", "gnmds", "forte", "ckl"})
-	gram := map[string]bool{"gnmds": true, "forte": true, "ckl": true}
+	algorithms := exp.PickList([]string{"soe", "ste", "tste", "gnmds"}, exp.PassiveAlgorithms(), exp.PassiveAlgorithms())
 	lambdas := exp.PickFloats([]float64{0.5, 2}, []float64{0.1, 0.25, 0.5, 1, 2, 4, 8},
 		[]float64{0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 2, 4, 8})
 
 	var runs []exp.Run
 	for _, d := range datasets {
-		items := d.n
-		if items == 0 {
-			items = paperN[d.name]
-		}
 		for _, a := range algorithms {
-			if gram[a] && items > 10000 {
-				continue // the paper's memory limit for Gram-matrix methods
-			}
 			for _, l := range lambdas {
 				runs = append(runs, exp.Run{Dataset: d.name, StandIn: d.standIn, N: d.n, Dim: d.dim, Lambda: l,
 					Algorithm: a, MaxEpochs: exp.Pick(30, 200, 0), Seed: 1})
 			}
 		}
 	}
-	res := e.Run(exp.Repeat(runs, exp.Pick(1, 1, 3)))
-	if exp.Profile() != exp.Paper {
-		e.Note(fmt.Sprintf("Profile %s uses fewer datasets, λ values and items, and caps the epochs; run `oerun experiments/triplets.go --profile paper` for the paper's sweep.", exp.Profile()))
+	res := e.Run(e.WithinPaperLimits(exp.Repeat(runs, exp.Pick(1, 1, 3))))
+	if exp.CurrentProfile() != exp.Paper {
+		e.Note(fmt.Sprintf("Profile %s uses fewer datasets, λ values and items, and caps the epochs; run `oerun experiments/triplets.go --profile paper` for the paper's sweep.", exp.CurrentProfile()))
 	}
 
-	panels := []struct{ metric, label string }{
-		{exp.TrainError, "train triplet error"}, {exp.TestError, "test triplet error"},
-		{exp.Procrustes, "Procrustes disparity"}, {exp.KNNError, "kNN error"},
-	}
+	metrics := []string{exp.TrainError, exp.TestError, exp.Procrustes, exp.KNNError}
 	for _, d := range datasets {
 		sub := res.Filter(func(r exp.Result) bool { return r.Run.Dataset == d.name })
 		if len(sub) == 0 {
@@ -97,10 +82,10 @@ t-STE on seven of ten datasets; CKL and GNMDS are the worst.`)
 		}
 		label := sub[0].Field("dataset")
 		e.Heading(fmt.Sprintf("%s (d = %d)", label, d.dim))
-		for _, p := range panels {
-			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s: %s", label, p.label), Results: sub, X: "lambda", Y: p.metric, Lines: "algorithm",
-				LogX: true, XLabel: "triplet multiplier λ (log scale)", YLabel: p.label,
-				Caption: fmt.Sprintf("%s against λ on %s, one line per method (Figure 4 / supplement).", p.label, label)})
+		for _, m := range metrics {
+			e.Lines(exp.LinePlot{Title: fmt.Sprintf("%s: %s", label, exp.Label(m)), Results: sub, X: "lambda", Y: m, Lines: "algorithm",
+				LogX: true, XLabel: "triplet multiplier λ (log scale)",
+				Caption: fmt.Sprintf("%s against λ on %s, one line per method (Figure 4 / supplement).", exp.Label(m), label)})
 		}
 		e.Table(fmt.Sprintf("Procrustes disparity on %s (rows: method, columns: λ)", label), sub.Table("algorithm", "lambda", exp.Procrustes))
 		e.Table(fmt.Sprintf("Test triplet error on %s", label), sub.Table("algorithm", "lambda", exp.TestError))

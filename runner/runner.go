@@ -23,7 +23,7 @@ import (
 const (
 	DefaultDB      = "results.db"
 	DefaultReports = "reports"
-	DefaultProfile = exp.Quick
+	DefaultProfile = string(exp.Quick)
 )
 
 // Options configure one script execution.
@@ -71,7 +71,7 @@ type Result struct {
 func Run(ctx context.Context, opt Options) (Result, error) {
 	opt = withDefaults(opt)
 	var res Result
-	switch opt.Profile {
+	switch exp.Profile(opt.Profile) {
 	case exp.Smoke, exp.Quick, exp.Paper:
 	default:
 		return res, fmt.Errorf("unknown profile %q (want smoke, quick or paper)", opt.Profile)

@@ -10,16 +10,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"log"
-	"os"
 	"strings"
 
 	_ "github.com/oe-lab/oe/lib/algorithms"
 	"github.com/oe-lab/oe/runner/evaluate"
+	"github.com/oe-lab/oe/runner/exp"
 	"github.com/oe-lab/oe/runner/job"
 )
 
@@ -30,7 +29,7 @@ func main() {
 	table := flag.String("paper", "experiments/data/table3_general.tsv", "the paper's Table 3 (TSV)")
 	seed := flag.Uint64("seed", 1, "run seed")
 	flag.Parse()
-	paper, err := readTable3(*table, *dataset)
+	paper, err := exp.ReadTable3(*table)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,43 +43,22 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		p := paper[a]
-		if p == nil {
-			p = []string{"–", "–", "–"}
-		}
+		p := paper.Cell(a, *dataset)
 		out, err := ev.Run(context.Background(), can.Config, 0)
 		if err != nil {
-			fmt.Printf("| %s | failed: %v | | | | | %s | %s | %s |\n", a, err, p[0], p[1], p[2])
+			fmt.Printf("| %s | failed: %v | | | | | %s | %s | %s |\n", a, err, dash(p.TestError), dash(p.KNNError), dash(p.Seconds))
 			continue
 		}
 		m := out.Metrics
 		fmt.Printf("| %s | %.3f | %.3f | %.1f | %.1f | %d (%s) | %s | %s | %s |\n", a, m[job.TestError], m[job.KNNError],
-			m[job.ConvergeSeconds], m[job.FitSeconds], int(m[job.Epochs]), out.StopReason, p[0], p[1], p[2])
+			m[job.ConvergeSeconds], m[job.FitSeconds], int(m[job.Epochs]), out.StopReason, dash(p.TestError), dash(p.KNNError), dash(p.Seconds))
 	}
 }
 
-// readTable3 returns the paper's test error, kNN error and time for each
-// algorithm on dataset, keyed by our algorithm names.
-func readTable3(path, dataset string) (map[string][]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// dash prints a cell of Table 3, "–" where it has no number.
+func dash(s string) string {
+	if s == "" || s == "-" {
+		return "–"
 	}
-	defer f.Close()
-	rows := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if strings.HasPrefix(text, "#") || strings.HasPrefix(text, "algorithm\t") || text == "" {
-			continue
-		}
-		cols := strings.Split(text, "\t")
-		if len(cols) != 5 {
-			return nil, fmt.Errorf("%s:%d: %d columns, want 5", path, line, len(cols))
-		}
-		if strings.EqualFold(cols[1], dataset) {
-			rows[strings.ToLower(strings.ReplaceAll(cols[0], "-", ""))] = cols[2:]
-		}
-	}
-	return rows, sc.Err()
+	return s
 }

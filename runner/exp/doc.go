@@ -5,10 +5,10 @@
 //	e := exp.Begin("For a general ordinal embedding task, which algorithm should you use?")
 //	e.Paper("Section 4.2, Figure 2, Table 3")
 //	var runs []exp.Run
-//	for _, a := range []string{"soe", "ste", "tste", "cklx"} {
-//		runs = append(runs, exp.Run{Dataset: "char", N: exp.Pick(100, 1797, 1797), Dim: 30, Lambda: 2, Algorithm: a})
+//	for _, a := range exp.Algorithms() {
+//		runs = append(runs, exp.Run{Dataset: "char", N: exp.Pick(100, 600, 0), Dim: 30, Lambda: 2, Algorithm: a})
 //	}
-//	res := e.Run(exp.Repeat(runs, exp.Pick(1, 3, 5)))
+//	res := e.Run(e.WithinPaperLimits(exp.Repeat(runs, exp.Pick(1, 3, 5))))
 //	e.Table("Test triplet error", res.Table("algorithm", "dataset", exp.TestError))
 //	e.Bars(exp.BarPlot{Title: "Test triplet error", Results: res, Groups: "dataset", Bars: "algorithm", Y: exp.TestError})
 //
@@ -18,11 +18,20 @@
 // in the order the script adds them; oerun writes the report when the script
 // returns.
 //
+// Scripts take the paper's facts from here, never a copy: its methods in
+// Table 3's order and by family (Algorithms, PassiveAlgorithms, from the
+// algorithm registry of lib/embed), the datasets' sizes (PaperN, from
+// lib/datasets), the methods it leaves out on large datasets
+// (WithinPaperLimits) and its Table 3 (Table3, BesideTable3).
+//
 // A script that checks or compares other scripts' results declares no
 // copy of their runs: e.Section("general") returns the runs that
 // experiments/general.go declared at this profile, read from the cache, and
 // executes that script first when its recorded runs are missing or out of
-// date (experiments/reproduction.go reads every section so).
+// date (experiments/reproduction.go reads every section so). It checks the
+// paper's findings with the Results methods of findings.go (Argmin, Rank,
+// Endpoints, MedianCurve, Slope, EveryDataset, ...), each tested, so that a
+// PASS or FAIL verdict rests on tested rules.
 //
 // Mistakes in a script (an unknown dataset, a metric that does not exist)
 // panic with a message; oerun reports them with the script's file and line.

@@ -67,6 +67,10 @@ func TestFormat(t *testing.T) {
 		{ConvergeSeconds, 672, "11.2 min"},
 		{ConvergeSeconds, 24120, "6.7 h"},
 		{Epochs, 150, "150"},
+		{Items, 320, "320"},
+		{ExtensionItems, 80, "80"},
+		{ExtensionKNNError, 0.3, "0.300"},
+		{ExtensionSeconds, 3.5, "3.50 s"},
 		{TestError, math.NaN(), "—"},
 	}
 	for _, tc := range tests {
@@ -91,6 +95,7 @@ func TestFieldsAndMistakes(t *testing.T) {
 	for name, f := range map[string]func(){
 		"unknown field":  func() { r.Field("colour") },
 		"unknown metric": func() { r.Value("accuracy") },
+		"unknown label":  func() { Label("accuracy") },
 		"zero reps":      func() { Repeat(nil, 0) },
 	} {
 		func() {
@@ -131,4 +136,19 @@ func ExampleRepeat() {
 	}
 	fmt.Println()
 	// Output: 0 1 2
+}
+
+func TestLabels(t *testing.T) {
+	for _, m := range metricNames {
+		if Label(m) == "" {
+			t.Errorf("metric %s has no label", m)
+		}
+	}
+	// The figures' axis labels before Label existed, which the reports keep.
+	for m, want := range map[string]string{TrainError: "train triplet error", Procrustes: "Procrustes disparity",
+		KNNError: "kNN error", FitSeconds: "wall time of the fit (s)", ConvergeSeconds: "time until convergence (s)"} {
+		if got := Label(m); got != want {
+			t.Errorf("Label(%s) = %q, want %q", m, got, want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -237,7 +238,7 @@ func (e *Experiment) describeRuns(rs Results) {
 			reps[s] = map[string]bool{}
 			status[s] = map[string]int{}
 		}
-		if !contains(algs[s], r.Run.Algorithm) {
+		if !slices.Contains(algs[s], r.Run.Algorithm) {
 			algs[s] = append(algs[s], r.Run.Algorithm)
 		}
 		reps[s][r.Field("rep")] = true
@@ -308,22 +309,22 @@ func sortedKeys(m map[string]int) []string {
 	return out
 }
 
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
 // ReadTSV reads a tab-separated table (lines starting with # are comments,
 // the first other line is the header), relative to the script's folder.
 func (e *Experiment) ReadTSV(rel string) *TSV {
-	path := e.File(rel)
+	t, err := readTSV(e.File(rel))
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// readTSV reads the tab-separated table at path (see ReadTSV); a row with
+// another number of cells than the header is an error naming its line.
+func readTSV(path string) (*TSV, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		panic(fmt.Errorf("exp: %w", err))
+		return nil, fmt.Errorf("exp: %w", err)
 	}
 	t := &TSV{path: path}
 	for i, line := range strings.Split(string(b), "\n") {
@@ -337,11 +338,11 @@ func (e *Experiment) ReadTSV(rel string) *TSV {
 			continue
 		}
 		if len(cells) != len(t.Header) {
-			panic(fmt.Sprintf("exp: %s:%d: %d cells, the header has %d", path, i+1, len(cells), len(t.Header)))
+			return nil, fmt.Errorf("exp: %s:%d: %d cells, the header has %d", path, i+1, len(cells), len(t.Header))
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	return t
+	return t, nil
 }
 
 // TSV is a table read by ReadTSV.

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-	gplot "gonum.org/v1/plot"
-
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/plot"
 	"github.com/oe-lab/oe/runner/report"
 )
@@ -25,7 +24,7 @@ type LinePlot struct {
 	// Lines is the field with one line per value (usually "algorithm").
 	Lines      string
 	LogX, LogY bool
-	// XLabel and YLabel default to X and Y.
+	// XLabel defaults to X, YLabel to Y's Label.
 	XLabel, YLabel string
 	// Caption defaults to the title.
 	Caption string
@@ -42,8 +41,9 @@ type BarPlot struct {
 	// "algorithm").
 	Bars string
 	// Y is the metric.
-	Y       string
-	LogY    bool
+	Y    string
+	LogY bool
+	// YLabel defaults to Y's Label.
 	YLabel  string
 	Caption string
 }
@@ -77,8 +77,8 @@ func (e *Experiment) Lines(p LinePlot) {
 		}
 		series = append(series, s)
 	}
-	pl, err := plot.Lines(plot.Axes{Title: p.Title, X: or(p.XLabel, p.X), Y: or(p.YLabel, p.Y), LogX: p.LogX, LogY: p.LogY}, series)
-	e.figure(p.Title, p.Caption, pl, err)
+	pl, err := plot.Lines(plot.Axes{Title: p.Title, X: or(p.XLabel, p.X), Y: or(p.YLabel, Label(p.Y)), LogX: p.LogX, LogY: p.LogY}, series)
+	e.figure(p.Title, p.Caption, report.Figure{Plot: pl}, err)
 }
 
 type byValue struct {
@@ -105,8 +105,8 @@ func (e *Experiment) Bars(p BarPlot) {
 		}
 		series = append(series, s)
 	}
-	pl, err := plot.Bars(plot.Axes{Title: p.Title, Y: or(p.YLabel, p.Y), LogY: p.LogY}, groups, series)
-	e.figure(p.Title, p.Caption, pl, err)
+	pl, err := plot.Bars(plot.Axes{Title: p.Title, Y: or(p.YLabel, Label(p.Y)), LogY: p.LogY}, groups, series)
+	e.figure(p.Title, p.Caption, report.Figure{Plot: pl}, err)
 }
 
 // HeatMap adds a heat map to the report.
@@ -120,7 +120,7 @@ func (e *Experiment) HeatMap(p HeatMap) {
 		}
 	}
 	pl, err := plot.HeatMap(plot.Axes{Title: p.Title, X: p.X, Y: p.Y}, xs, ys, z, or(p.Format, "%.2f"))
-	e.figure(p.Title, p.Caption, pl, err)
+	e.figure(p.Title, p.Caption, report.Figure{Plot: pl}, err)
 }
 
 // Scatter adds a scatter plot of a run's embedding, coloured by label. An
@@ -135,7 +135,11 @@ func (e *Experiment) Scatter(title string, r Result) {
 	}
 	pts, caption := r.embedding, fmt.Sprintf("%s embedding of %s (n = %d, d = %d)", r.Run.Algorithm, r.Field("dataset"), r.embedding.RawMatrix().Rows, r.Run.Dim)
 	if _, d := pts.Dims(); d > 2 {
-		pts = project2D(pts)
+		var err error
+		if pts, err = datasets.ProjectPCA(pts, 2); err != nil {
+			e.Note(fmt.Sprintf("No scatter plot %q: %v.", title, err))
+			return
+		}
 		caption += ", first two principal components"
 	}
 	if r.labels != nil {
@@ -145,50 +149,78 @@ func (e *Experiment) Scatter(title string, r Result) {
 	if err == nil {
 		pl.X.Label.Text, pl.Y.Label.Text = "", ""
 	}
-	e.figure(title, caption, pl, err)
+	e.figure(title, caption, report.Figure{Plot: pl}, err)
 }
 
-// project2D returns x centred and projected onto its top two principal
-// components.
-func project2D(x *mat.Dense) *mat.Dense {
-	n, d := x.Dims()
-	c := mat.DenseCopyOf(x)
-	for j := 0; j < d; j++ {
-		var m float64
-		for i := 0; i < n; i++ {
-			m += c.At(i, j)
-		}
-		m /= float64(n)
-		for i := 0; i < n; i++ {
-			c.Set(i, j, c.At(i, j)-m)
+// ParamHeatMap adds a heat map like HeatMap, where X or Y may also name an
+// algorithm parameter as "param:NAME" (e.g. "param:width" of OENN). Numeric
+// axis values are sorted ascending.
+func (e *Experiment) ParamHeatMap(p HeatMap) {
+	xs, ys := axisValues(p.Results, p.X), axisValues(p.Results, p.Y)
+	z := make([][]float64, len(ys))
+	for r, y := range ys {
+		z[r] = make([]float64, len(xs))
+		for c, x := range xs {
+			cell := p.Results.Filter(func(res Result) bool { return axisValue(res, p.X) == x && axisValue(res, p.Y) == y })
+			z[r][c] = cell.Mean(p.Z)
 		}
 	}
-	var svd mat.SVD
-	if !svd.Factorize(c, mat.SVDThin) {
-		panic("exp: SVD of the embedding failed")
+	pl, err := plot.HeatMap(plot.Axes{Title: p.Title, X: strings.TrimPrefix(p.X, "param:"), Y: strings.TrimPrefix(p.Y, "param:")}, xs, ys, z, or(p.Format, "%.2f"))
+	e.figure(p.Title, p.Caption, report.Figure{Plot: pl}, err)
+}
+
+// axisValue is a field of r, or the value of its parameter for "param:NAME".
+func axisValue(r Result, name string) string {
+	if param, ok := strings.CutPrefix(name, "param:"); ok {
+		v, ok := r.Run.Params[param]
+		if !ok {
+			panic(fmt.Sprintf("exp: run of %s has no parameter %q set", r.Run.Algorithm, param))
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	var v mat.Dense
-	svd.VTo(&v)
-	var out mat.Dense
-	out.Mul(c, v.Slice(0, d, 0, 2))
-	return &out
+	return r.Field(name)
+}
+
+// axisValues returns the distinct values of an axis, numerically sorted
+// when they are all numbers.
+func axisValues(rs Results, name string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range rs {
+		if v := axisValue(r, name); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	nums := make([]float64, len(out))
+	for i, v := range out {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return out
+		}
+		nums[i] = f
+	}
+	sort.Sort(byValue{out, nums})
+	return out
 }
 
 var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
 
-// figure adds a figure named after its title; a figure that cannot be drawn
-// (no values at all) becomes a note.
-func (e *Experiment) figure(title, caption string, p *gplot.Plot, err error) {
+// figure adds the figure f, named after its title, with the caption (the
+// title when empty); a figure that could not be drawn (err, e.g. no values
+// at all) becomes a note.
+func (e *Experiment) figure(title, caption string, f report.Figure, err error) {
 	if err != nil {
 		e.Note(fmt.Sprintf("Figure %q not drawn: %v.", title, err))
 		return
 	}
 	e.figures++
-	name := fmt.Sprintf("%02d-%s", e.figures, strings.Trim(nonWord.ReplaceAllString(strings.ToLower(title), "-"), "-"))
-	if len(name) > 60 {
-		name = strings.TrimRight(name[:60], "-")
+	f.Name = fmt.Sprintf("%02d-%s", e.figures, strings.Trim(nonWord.ReplaceAllString(strings.ToLower(title), "-"), "-"))
+	if len(f.Name) > 60 {
+		f.Name = strings.TrimRight(f.Name[:60], "-")
 	}
-	e.doc.Add(report.Section{Figure: &report.Figure{Name: name, Caption: or(caption, title), Plot: p}})
+	f.Caption = or(caption, title)
+	e.doc.Add(report.Section{Figure: &f})
 }
 
 func or(s, def string) string {

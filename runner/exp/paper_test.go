@@ -1,188 +1,180 @@
 package exp
 
 import (
-	"context"
-	"math"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/oe-lab/oe/lib/triplets"
-	"github.com/oe-lab/oe/runner/job"
+	_ "github.com/oe-lab/oe/lib/algorithms" // the registry the paper's lists come from
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner/report"
 )
 
-func TestExtensionJobKeys(t *testing.T) {
-	base, err := Run{Dataset: "char", N: 100, Dim: 5, Algorithm: "oenn", Seed: 1}.config("char").Normalize()
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestAlgorithms(t *testing.T) {
+	// Table 3 lists the methods in this order; the paper's "Ordinal
+	// Embedding Approaches" section groups them.
 	tests := []struct {
-		name     string
-		fraction float64
-		m        int
-	}{
-		{"paper's CHAR split", 0.2, 2000},
-		{"other fraction", 0.25, 2000},
-		{"other triplet count", 0.2, 4000},
-	}
-	seen := map[string]string{base.Key: "the plain run"}
-	for _, tc := range tests {
-		c, err := extensionJob(base, tc.fraction, tc.m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, _ := extensionJob(base, tc.fraction, tc.m)
-		if c.Key != again.Key {
-			t.Errorf("%s: key not deterministic", tc.name)
-		}
-		if other, dup := seen[c.Key]; dup {
-			t.Errorf("%s: same key as %s", tc.name, other)
-		}
-		seen[c.Key] = tc.name
-	}
-}
-
-func TestSplitRows(t *testing.T) {
-	x := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
-	labels := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	for _, nNew := range []int{1, 3, 9} {
-		out, lab := splitRows(x, labels, nNew, 7)
-		seen := map[float64]bool{}
-		for r := 0; r < 10; r++ {
-			v := out.At(r, 0)
-			if seen[v] {
-				t.Fatalf("nNew %d: row %v twice", nNew, v)
-			}
-			seen[v] = true
-			if lab[r] != int(v) {
-				t.Errorf("nNew %d: row %d has label %d for value %v", nNew, r, lab[r], v)
-			}
-		}
-		for _, part := range [][2]int{{0, 10 - nNew}, {10 - nNew, 10}} {
-			for r := part[0] + 1; r < part[1]; r++ {
-				if out.At(r, 0) < out.At(r-1, 0) {
-					t.Errorf("nNew %d: part %v not in original order", nNew, part)
-				}
-			}
-		}
-	}
-}
-
-func TestNewItemTriplets(t *testing.T) {
-	x := mat.NewDense(8, 1, []float64{0, 1, 2, 3, 4, 5, 2.4, 9})
-	const nTrain = 6
-	s, err := newItemTriplets(x, nTrain, 500, triplets.Noise{}, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Len() != 500 || s.N != 8 {
-		t.Fatalf("got %d triplets over %d items", s.Len(), s.N)
-	}
-	for r := 0; r < s.Len(); r++ {
-		i, j, k := s.At(r)
-		if i < nTrain || j >= nTrain || k >= nTrain || j == k {
-			t.Fatalf("triplet %d (%d, %d, %d) is not (new, train, train)", r, i, j, k)
-		}
-		if math.Abs(x.At(int(i), 0)-x.At(int(j), 0)) > math.Abs(x.At(int(i), 0)-x.At(int(k), 0)) {
-			t.Fatalf("triplet %d (%d, %d, %d) is in the wrong order", r, i, j, k)
-		}
-	}
-	if _, err := newItemTriplets(x, 8, 10, triplets.Noise{}, 3); err == nil {
-		t.Error("no new items: no error")
-	}
-}
-
-func TestCrossKNNError(t *testing.T) {
-	// Training items at 0, 1 (class 0) and 10, 11 (class 1); k = ⌊log₂ 4⌋ = 2.
-	x := mat.NewDense(7, 1, []float64{0, 1, 10, 11, 0.5, 10.5, 9})
-	tests := []struct {
-		name   string
-		labels []int
-		want   float64
-	}{
-		{"all right", []int{0, 0, 1, 1, 0, 1, 1}, 0},
-		{"one wrong", []int{0, 0, 1, 1, 0, 1, 0}, 1.0 / 3},
-		{"all wrong", []int{0, 0, 1, 1, 1, 0, 0}, 1},
-	}
-	for _, tc := range tests {
-		if got := crossKNNError(x, tc.labels, 4); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
-func TestExtensionEval(t *testing.T) {
-	c := job.Config{Dataset: "gmm", N: 40, Lambda: 2, Algorithm: "oenn", Dim: 2, MaxEpochs: 5, TestTriplets: 500, Seed: 1}
-	out, err := extensionEval(0.25, 400)(context.Background(), c, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, d := out.Embedding.Dims(); r != 40 || d != 2 || len(out.Labels) != 40 {
-		t.Errorf("embedding %d×%d with %d labels, want 40×2 with 40", r, d, len(out.Labels))
-	}
-	want := map[string]float64{"items": 30, "extension_items": 10, "extension_triplets": 400}
-	for name, v := range want {
-		if out.Metrics[name] != v {
-			t.Errorf("%s = %v, want %v", name, out.Metrics[name], v)
-		}
-	}
-	for _, name := range []string{job.TrainError, job.TestError, "extension_error", "extension_test_error", "extension_knn_error", "extension_procrustes"} {
-		if v, ok := out.Metrics[name]; !ok || v < 0 || v > 1 {
-			t.Errorf("%s = %v (present %v), want a fraction", name, v, ok)
-		}
-	}
-	again, err := extensionEval(0.25, 400)(context.Background(), c, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Metrics["extension_error"] != out.Metrics["extension_error"] || !mat.Equal(again.Embedding, out.Embedding) {
-		t.Error("same config and seed gave a different result")
-	}
-}
-
-func TestAxisValues(t *testing.T) {
-	rs := Results{
-		{Run: Run{Algorithm: "oenn", N: 64, Params: map[string]float64{"width": 40}}},
-		{Run: Run{Algorithm: "oenn", N: 16, Params: map[string]float64{"width": 5}}},
-		{Run: Run{Algorithm: "oenn", N: 128, Params: map[string]float64{"width": 10}}},
-		{Run: Run{Algorithm: "oenn", N: 16, Params: map[string]float64{"width": 40}}},
-	}
-	tests := []struct {
-		axis string
+		name string
+		got  []string
 		want []string
 	}{
-		{"n", []string{"16", "64", "128"}},
-		{"param:width", []string{"5", "10", "40"}},
-		{"algorithm", []string{"oenn"}},
+		{"all, Table 3's order", Algorithms(), []string{"soe", "oenn", "ste", "tste", "cklx", "loe", "lloe", "gnmds", "forte", "ckl"}},
+		{"passive", PassiveAlgorithms(), []string{"soe", "oenn", "ste", "tste", "cklx", "gnmds", "forte", "ckl"}},
+		{"Gram matrix", Algorithms(FamilyGram), []string{"gnmds", "forte", "ckl"}},
+		{"over the embedding", Algorithms(FamilyEmbedding), []string{"soe", "ste", "tste", "cklx"}},
+		{"landmark and neural", Algorithms(FamilyLandmark, FamilyNeural), []string{"oenn", "loe", "lloe"}},
 	}
 	for _, tc := range tests {
-		got := axisValues(rs, tc.axis)
-		if len(got) != len(tc.want) {
-			t.Errorf("%s: %v, want %v", tc.axis, got, tc.want)
-			continue
+		if !reflect.DeepEqual(tc.got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, tc.got, tc.want)
 		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("%s: %v, want %v", tc.axis, got, tc.want)
-				break
-			}
+	}
+	// Every registered method is one of the paper's, once.
+	sorted := slices.Sorted(slices.Values(Algorithms()))
+	if names := embed.Names(); !reflect.DeepEqual(sorted, names) {
+		t.Errorf("the paper's methods %v, the registry's %v", sorted, names)
+	}
+}
+
+func TestPaperN(t *testing.T) {
+	// The paper's sizes: its dataset descriptions and Table 2 (n in
+	// thousands) of the supplement.
+	tests := []struct {
+		dataset string
+		want    int
+	}{
+		{"char", 1797}, {"usps", 7291}, {"mnist", 60000}, {"fmnist", 60000}, {"kmnist", 60000},
+		{"covtype", 581012}, {"birch1", 10000}, {"worms", 105600}, {"aggregation", 788},
+		{"gmm", 5000}, {"uniform", 10000}, {"CHAR", 1797},
+	}
+	for _, tc := range tests {
+		if got := PaperN(tc.dataset); got != tc.want {
+			t.Errorf("PaperN(%s) = %d, want %d", tc.dataset, got, tc.want)
 		}
 	}
 	defer func() {
 		if recover() == nil {
-			t.Error("an unset parameter did not panic")
+			t.Error("an unknown dataset did not panic")
 		}
 	}()
-	axisValue(rs[0], "param:input")
+	PaperN("nope")
 }
 
-func TestEveryKth(t *testing.T) {
-	x := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
-	y, lab := everyKth(x, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 4)
-	want := []float64{0, 2, 5, 7}
-	for i, w := range want {
-		if y.At(i, 0) != w || lab[i] != int(w) {
-			t.Errorf("row %d = %v (label %d), want %v", i, y.At(i, 0), lab[i], w)
+func TestPaperExcludes(t *testing.T) {
+	// The paper leaves the Gram-matrix methods out "on datasets over
+	// 10,000 items" (Section 4.2).
+	tests := []struct {
+		name string
+		run  Run
+		want bool
+	}{
+		{"GNMDS on CHAR", Run{Dataset: "char", Algorithm: "gnmds"}, false},
+		{"GNMDS on MNIST", Run{Dataset: "mnist", Algorithm: "gnmds"}, true},
+		{"FORTE on 10,000 uniform points", Run{Dataset: "uniform", Algorithm: "forte"}, false},
+		{"CKL on 10,001 points", Run{Dataset: "uniform", N: 10001, Algorithm: "ckl"}, true},
+		{"CKL on a subsample of MNIST", Run{Dataset: "mnist", N: 400, Algorithm: "ckl"}, false},
+		{"SOE on MNIST", Run{Dataset: "mnist", Algorithm: "soe"}, false},
+		{"an unregistered method", Run{Dataset: "mnist", Algorithm: "nope"}, false},
+	}
+	for _, tc := range tests {
+		if got := PaperExcludes(tc.run); got != tc.want {
+			t.Errorf("%s: PaperExcludes = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+func TestWithinPaperLimits(t *testing.T) {
+	e := &Experiment{doc: &report.Doc{}}
+	runs := []Run{
+		{Dataset: "mnist", Algorithm: "soe"}, {Dataset: "mnist", Algorithm: "gnmds"},
+		{Dataset: "char", Algorithm: "gnmds"}, {Dataset: "covtype", Algorithm: "gnmds"}, {Dataset: "mnist", Algorithm: "ckl"},
+	}
+	got := e.WithinPaperLimits(runs)
+	if want := []Run{runs[0], runs[2]}; !reflect.DeepEqual(got, want) {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+	want := "Runs that the paper leaves out (for memory) were not declared: ckl on more than 10000 items (1 runs), gnmds on more than 10000 items (2 runs)."
+	if len(e.doc.Notes) != 1 || e.doc.Notes[0] != want {
+		t.Errorf("notes %q, want %q", e.doc.Notes, want)
+	}
+}
+
+func TestTable3(t *testing.T) {
+	// The repository's copy of the paper's Table 3.
+	tab, err := ReadTable3(filepath.Join("..", "..", "experiments", "data", "table3_general.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		algorithm, dataset string
+		want               Table3Cell
+	}{
+		{"soe", "char", Table3Cell{"0.03", "0.03", "6"}},
+		{"tste", "mnist", Table3Cell{"0.2", "0.24", "1770"}}, // tSTE in the table; 29.5 min
+		{"CKLX", "Uniform", Table3Cell{"0.11", "0.0", "34"}},
+		{"gnmds", "mnist", Table3Cell{}}, // not run above 10,000 items: no row
+		{"soe", "kmnist", Table3Cell{}},  // not in the table
+	}
+	for _, tc := range tests {
+		if got := tab.Cell(tc.algorithm, tc.dataset); got != tc.want {
+			t.Errorf("Cell(%s, %s) = %+v, want %+v", tc.algorithm, tc.dataset, got, tc.want)
+		}
+	}
+	dir := t.TempDir()
+	bad := []struct {
+		name, text, want string
+	}{
+		{"missing column", "algorithm\tdataset\ttest_triplet_error\tknn_error\nSOE\tCHAR\t0.03\t0.03\n", `has no column "time_seconds"`},
+		{"ragged row", "algorithm\tdataset\ttest_triplet_error\tknn_error\ttime_seconds\n# note\nSOE\tCHAR\t0.03\n", "bad.tsv:3: 3 cells, the header has 5"},
+		{"no file", "", "no such file"},
+	}
+	for _, tc := range bad {
+		path := filepath.Join(dir, "bad.tsv")
+		os.Remove(path)
+		if tc.text != "" {
+			os.WriteFile(path, []byte(tc.text), 0o644)
+		}
+		if _, err := ReadTable3(path); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestBesideTable3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t3.tsv")
+	os.WriteFile(path, []byte("algorithm\tdataset\ttest_triplet_error\tknn_error\ttime_seconds\n"+
+		"SOE\tCHAR\t0.03\t0.03\t6\nGNMDS\tMNIST\t-\t-\t-\nSOE\tMNIST\t0.03\t0.04\t672\n"), 0o644)
+	tab, err := ReadTable3(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := Results{
+		withTestError("soe", "char", 0.05),
+		{Run: Run{Dataset: "mnist", Algorithm: "soe"}, Used: "fmnist", Status: OK, Metrics: map[string]float64{TestError: 0.1, KNNError: 0.2}},
+	}
+	want := &Table{
+		Header: []string{"dataset", "algorithm", "test error (ours)", "test error (paper)", "kNN error (ours)", "kNN error (paper)", "time (ours, CPU)", "time (paper, GPU)"},
+		Rows: [][]string{
+			{"char", "soe", "0.050", "0.03", "—", "0.03", "—", "6 s"},
+			{"mnist (fmnist)", "soe", "0.100", "0.03", "0.200", "0.04", "—", "672 s"},
+			{"mnist (fmnist)", "gnmds", "—", "—", "—", "—", "—", "—"},
+		},
+	}
+	if got := rs.BesideTable3(tab); !reflect.DeepEqual(got, want) {
+		t.Errorf("BesideTable3 =\n%v\nwant\n%v", got, want)
+	}
+}
+
+func ExamplePaperExcludes() {
+	for _, r := range []Run{{Dataset: "usps", Algorithm: "gnmds"}, {Dataset: "mnist", Algorithm: "gnmds"}, {Dataset: "mnist", N: 5000, Algorithm: "gnmds"}} {
+		fmt.Printf("%s on %d items of %s: excluded %v\n", r.Algorithm, r.Items(), r.Dataset, PaperExcludes(r))
+	}
+	// Output:
+	// gnmds on 7291 items of usps: excluded false
+	// gnmds on 60000 items of mnist: excluded true
+	// gnmds on 5000 items of mnist: excluded false
 }

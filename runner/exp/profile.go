@@ -2,84 +2,45 @@ package exp
 
 import (
 	"github.com/oe-lab/oe/runner/internal/session"
-	"github.com/oe-lab/oe/runner/job"
 )
 
-// Profiles scale an experiment: Smoke finishes in seconds (CI runs every
-// script so), Quick reproduces the whole paper in under an hour on two cores
-// (the default of make reproduce), Paper runs at the paper's full scale.
+// Profile is the scale an experiment runs at (`oerun --profile`).
+type Profile string
+
+// Profiles: Smoke finishes in seconds (CI runs every script so), Quick
+// reproduces the whole paper in under an hour on two cores (the default of
+// make reproduce), Paper runs at the paper's full scale.
 const (
-	Smoke = "smoke"
-	Quick = "quick"
-	Paper = "paper"
+	Smoke Profile = "smoke"
+	Quick Profile = "quick"
+	Paper Profile = "paper"
 )
 
-// Metrics a Result carries (see Result.Value).
-const (
-	TrainError      = job.TrainError      // triplet error on the training triplets
-	TestError       = job.TestError       // triplet error on 10,000 fresh noiseless triplets
-	Procrustes      = job.Procrustes      // Procrustes disparity to the ground truth
-	KNNError        = job.KNNError        // kNN classification error on the embedding
-	KNNErrorData    = job.KNNErrorData    // kNN classification error on the original data
-	FitSeconds      = job.FitSeconds      // wall time of the fit
-	ConvergeSeconds = job.ConvergeSeconds // the paper's running time (until convergence)
-	Epochs          = job.Epochs          // epochs run
-	Triplets        = job.Triplets        // training triplets
-	Queries         = job.Queries         // oracle queries of an active method
-)
+// CurrentProfile returns the profile the script runs under.
+func CurrentProfile() Profile { return Profile(current().Profile) }
 
-// Noise models for Run.Noise.
-const (
-	Bernoulli = "bernoulli" // flip each triplet with probability NoiseLevel
-	Gaussian  = "gaussian"  // add N(0, NoiseLevel²) to both distances
-)
-
-// Profile returns the profile the script runs under.
-func Profile() string { return current().Profile }
+// pick returns smoke, quick or paper according to the profile.
+func pick[T any](smoke, quick, paper T) T {
+	switch CurrentProfile() {
+	case Smoke:
+		return smoke
+	case Paper:
+		return paper
+	}
+	return quick
+}
 
 // Pick returns smoke, quick or paper according to the profile.
-func Pick(smoke, quick, paper int) int {
-	switch Profile() {
-	case Smoke:
-		return smoke
-	case Paper:
-		return paper
-	}
-	return quick
-}
+func Pick(smoke, quick, paper int) int { return pick(smoke, quick, paper) }
 
 // PickFloat is Pick for real numbers.
-func PickFloat(smoke, quick, paper float64) float64 {
-	switch Profile() {
-	case Smoke:
-		return smoke
-	case Paper:
-		return paper
-	}
-	return quick
-}
+func PickFloat(smoke, quick, paper float64) float64 { return pick(smoke, quick, paper) }
 
 // PickList is Pick for lists (datasets, algorithms, swept values).
-func PickList(smoke, quick, paper []string) []string {
-	switch Profile() {
-	case Smoke:
-		return smoke
-	case Paper:
-		return paper
-	}
-	return quick
-}
+func PickList(smoke, quick, paper []string) []string { return pick(smoke, quick, paper) }
 
 // PickFloats is Pick for lists of numbers.
-func PickFloats(smoke, quick, paper []float64) []float64 {
-	switch Profile() {
-	case Smoke:
-		return smoke
-	case Paper:
-		return paper
-	}
-	return quick
-}
+func PickFloats(smoke, quick, paper []float64) []float64 { return pick(smoke, quick, paper) }
 
 func current() *session.Session {
 	s := session.Current()

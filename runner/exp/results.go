@@ -3,6 +3,7 @@ package exp
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +12,36 @@ import (
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/plot"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+// Metrics a Result carries (see Result.Value).
+const (
+	TrainError      = job.TrainError      // triplet error on the training triplets
+	TestError       = job.TestError       // triplet error on 10,000 fresh noiseless triplets
+	Procrustes      = job.Procrustes      // Procrustes disparity to the ground truth
+	KNNError        = job.KNNError        // kNN classification error on the embedding
+	KNNErrorData    = job.KNNErrorData    // kNN classification error on the original data
+	FitSeconds      = job.FitSeconds      // wall time of the fit
+	ConvergeSeconds = job.ConvergeSeconds // the paper's running time (until convergence)
+	Epochs          = job.Epochs          // epochs run
+	Triplets        = job.Triplets        // training triplets
+	Queries         = job.Queries         // oracle queries of an active method
+	Items           = job.Items           // items embedded (training items of an Extension run)
+)
+
+// Metrics of an Extension run besides the above, which there measure
+// OENN_train on the training items (see runner/job).
+const (
+	ExtensionError        = job.ExtensionError        // the paper's TE: extension triplets violated
+	ExtensionTestError    = job.ExtensionTestError    // the same on fresh noiseless triplets
+	ExtensionKNNError     = job.ExtensionKNNError     // new items classified by training items, embedding
+	ExtensionKNNErrorData = job.ExtensionKNNErrorData // the same on the data
+	ExtensionProcrustes   = job.ExtensionProcrustes   // Procrustes disparity of all items
+	ExtensionSeconds      = job.ExtensionSeconds      // wall time of the extension's fit
+	ExtensionEpochs       = job.ExtensionEpochs       // epochs of the extension's fit
+	ExtensionItems        = job.ExtensionItems        // new items
+	ExtensionTriplets     = job.ExtensionTriplets     // the extension's training triplets
 )
 
 // Statuses of a Result.
@@ -50,24 +81,40 @@ func (r Result) Value(metric string) float64 {
 	}
 	v, ok := r.Metrics[metric]
 	if !ok {
-		if !knownMetric(metric) {
-			panic(fmt.Sprintf("exp: unknown metric %q (known: %s)", metric, strings.Join(metricNames, ", ")))
-		}
+		Label(metric) // panics for an unknown metric
 		return math.NaN()
 	}
 	return v
 }
 
-var metricNames = []string{TrainError, TestError, Procrustes, KNNError, KNNErrorData, FitSeconds, ConvergeSeconds, Epochs, Triplets, Queries}
+var metricNames = []string{TrainError, TestError, Procrustes, KNNError, KNNErrorData, FitSeconds, ConvergeSeconds, Epochs, Triplets, Queries, Items,
+	ExtensionError, ExtensionTestError, ExtensionKNNError, ExtensionKNNErrorData, ExtensionProcrustes, ExtensionSeconds, ExtensionEpochs, ExtensionItems, ExtensionTriplets}
 
-func knownMetric(m string) bool {
-	for _, n := range metricNames {
-		if n == m {
-			return true
-		}
-	}
-	return false
+// metricLabels name the metrics in figures and tables.
+var metricLabels = map[string]string{
+	TrainError: "train triplet error", TestError: "test triplet error", Procrustes: "Procrustes disparity",
+	KNNError: "kNN error", KNNErrorData: "kNN error on the data", FitSeconds: "wall time of the fit (s)",
+	ConvergeSeconds: "time until convergence (s)", Epochs: "epochs", Triplets: "training triplets",
+	Queries: "oracle queries", Items: "items",
+	ExtensionError: "extension triplet error", ExtensionTestError: "extension test triplet error",
+	ExtensionKNNError: "kNN error of the new items", ExtensionKNNErrorData: "kNN error of the new items on the data",
+	ExtensionProcrustes: "Procrustes disparity of all items", ExtensionSeconds: "wall time of the extension (s)",
+	ExtensionEpochs: "epochs of the extension", ExtensionItems: "new items", ExtensionTriplets: "extension triplets",
 }
+
+// Label returns how figures and tables name a metric, e.g. "Procrustes
+// disparity" for Procrustes. An unknown metric is a mistake in the script
+// and panics.
+func Label(metric string) string {
+	l, ok := metricLabels[metric]
+	if !ok {
+		panic(fmt.Sprintf("exp: unknown metric %q (known: %s)", metric, strings.Join(metricNames, ", ")))
+	}
+	return l
+}
+
+// countMetrics are the metrics that count something, printed as integers.
+var countMetrics = []string{Epochs, Triplets, Queries, Items, ExtensionEpochs, ExtensionItems, ExtensionTriplets}
 
 // Fields by which results are grouped, filtered and plotted.
 var fieldNames = []string{"dataset", "algorithm", "n", "dim", "lambda", "noise", "noise_level", "data_dim", "pca", "max_epochs", "rep", "backend", "params"}
@@ -97,10 +144,10 @@ func (r Result) Field(name string) string {
 		}
 		return strconv.FormatFloat(l, 'g', -1, 64)
 	case "noise":
-		if run.Noise == "" {
+		if run.Noise == NoNoise {
 			return "none"
 		}
-		return run.Noise
+		return string(run.Noise)
 	case "noise_level":
 		return strconv.FormatFloat(run.NoiseLevel, 'g', -1, 64)
 	case "data_dim":
@@ -222,7 +269,8 @@ func (rs Results) Cell(metric string) string {
 }
 
 // Format prints a metric's value: seconds as "0.8 s", "12 s" or "3.5 min",
-// counts as integers, errors with three decimals.
+// counts (epochs, triplets, queries, items) as integers, errors with three
+// decimals.
 func Format(metric string, v float64) string {
 	switch {
 	case math.IsNaN(v):
@@ -237,7 +285,7 @@ func Format(metric string, v float64) string {
 			return strconv.FormatFloat(v, 'f', 0, 64) + " s"
 		}
 		return strconv.FormatFloat(v, 'f', 2, 64) + " s"
-	case metric == Epochs || metric == Triplets || metric == Queries:
+	case slices.Contains(countMetrics, metric):
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 3, 64)

@@ -7,11 +7,23 @@ import (
 
 	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/triplets"
 	"github.com/oe-lab/oe/runner/job"
 )
 
 // DefaultLambda is the paper's triplet multiplier, used when Run.Lambda is 0.
 const DefaultLambda = 2
+
+// NoiseModel is how a run's training triplets are corrupted (lib/triplets):
+// NoNoise, Bernoulli or Gaussian, with Run.NoiseLevel.
+type NoiseModel = triplets.NoiseModel
+
+// Noise models for Run.Noise.
+const (
+	NoNoise   = triplets.NoNoise   // every triplet as the data says
+	Bernoulli = triplets.Bernoulli // flip each triplet with probability NoiseLevel
+	Gaussian  = triplets.Gaussian  // add N(0, NoiseLevel²) to both distances
+)
 
 // Run declares one run. Zero fields take the paper's defaults where noted.
 // The store keeps each run as its script declared it (experiment_runs,
@@ -30,9 +42,9 @@ type Run struct {
 	PCA int `json:"pca,omitempty"`
 	// Lambda is the triplet multiplier λ: λ·n·d·log₂n triplets (0: 2).
 	Lambda float64 `json:"lambda,omitempty"`
-	// Noise is "" (none), Bernoulli or Gaussian, with NoiseLevel.
-	Noise      string  `json:"noise,omitempty"`
-	NoiseLevel float64 `json:"noise_level,omitempty"`
+	// Noise is NoNoise (""), Bernoulli or Gaussian, with NoiseLevel.
+	Noise      NoiseModel `json:"noise,omitempty"`
+	NoiseLevel float64    `json:"noise_level,omitempty"`
 	// Algorithm is the method's registry name ("soe", "ste", ...) and
 	// Params its hyper-parameters (nil: its defaults).
 	Algorithm string             `json:"algorithm"`
@@ -85,7 +97,7 @@ func Registered(algorithm string) bool {
 func (r Run) config(dataset string) job.Config {
 	c := job.Config{
 		Dataset: dataset, N: r.N, DataDim: r.DataDim, PCA: r.PCA, Lambda: r.Lambda,
-		Noise: r.Noise, NoiseLevel: r.NoiseLevel, Algorithm: r.Algorithm, Params: r.Params, Dim: r.Dim,
+		Noise: string(r.Noise), NoiseLevel: r.NoiseLevel, Algorithm: r.Algorithm, Params: r.Params, Dim: r.Dim,
 		MaxEpochs: r.MaxEpochs, LearningRate: r.LearningRate, BatchSize: r.BatchSize, Seed: r.Seed, Rep: r.Rep, Backend: r.Backend,
 	}
 	if c.Lambda == 0 {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/oe-lab/oe/lib/embed"
@@ -42,7 +43,7 @@ func (e *Experiment) Section(name string) Results {
 	if name == s.Name {
 		panic(fmt.Sprintf("exp: Section(%q): a script cannot read its own runs (it requires itself)", name))
 	}
-	if chain := s.Requires(); contains(chain, name) {
+	if chain := s.Requires(); slices.Contains(chain, name) {
 		panic(fmt.Sprintf("exp: Section(%q): the scripts require each other in a cycle: %s → %s", name, strings.Join(chain, " → "), name))
 	}
 	path := e.File(name + ".go")

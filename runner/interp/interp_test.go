@@ -120,6 +120,12 @@ func expectedEntries(t *testing.T, pkg string) map[string]string {
 		want[n] = ""
 		switch o := obj.(type) {
 		case *types.Const:
+			// yaegi extract writes untyped constants as literals and typed
+			// ones (exp.Profile, exp.Verdict, ...) as the value itself.
+			if b, ok := o.Type().(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
+				want[n] = fmt.Sprintf("reflect.ValueOf(%s.%s)", p.Name(), n)
+				break
+			}
 			kind := map[constant.Kind]string{constant.Bool: "BOOL", constant.String: "STRING", constant.Int: "INT", constant.Float: "FLOAT"}[o.Val().Kind()]
 			want[n] = fmt.Sprintf("reflect.ValueOf(constant.MakeFromLiteral(%q, token.%s, 0))", o.Val().ExactString(), kind)
 		case *types.TypeName:

@@ -1,0 +1,269 @@
+package exp
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// The rules by which a script checks the paper's findings against its
+// results (experiments/reproduction.go): aggregates of a metric over
+// methods and swept values, and the verdict over groups of runs. Every
+// aggregate is over the mean of a metric across a cell's OK results
+// (Results.Mean), so failed and missing runs count as no value.
+
+// Verdict is the outcome of checking a finding against the runs.
+type Verdict string
+
+// Verdicts.
+const (
+	Pass       Verdict = "PASS"
+	Fail       Verdict = "FAIL"
+	NotChecked Verdict = "NOT CHECKED" // no runs to check it on
+)
+
+// VerdictOf returns Pass when the finding holds, else Fail.
+func VerdictOf(holds bool) Verdict {
+	if holds {
+		return Pass
+	}
+	return Fail
+}
+
+// EveryGroup checks a rule on each group of the OK results, grouped by the
+// key group returns, in order of first appearance. rule returns whether the
+// finding holds on the group and the numbers it rests on; a group whose
+// numbers contain "NaN" (a method the rule compares has no value there) is
+// not applicable and not judged. The finding passes when the rule holds on
+// every judged group for share 1, or on more than share of them for a share
+// below 1 (0.5: "on most"). The returned numbers list each group with ✓, ✗
+// or – (not applicable). Without OK results, or with no group judged, the
+// verdict is NotChecked.
+func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool, string), share float64) (Verdict, string) {
+	ok := rs.Filter(func(r Result) bool { return r.Status == OK })
+	if len(ok) == 0 {
+		return NotChecked, "no runs in the database"
+	}
+	var keys []string
+	groups := map[string]Results{}
+	for _, r := range ok {
+		k := group(r)
+		if _, seen := groups[k]; !seen {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	held, judged := 0, 0
+	var parts []string
+	for _, k := range keys {
+		pass, nums := rule(groups[k])
+		if strings.Contains(nums, "NaN") {
+			parts = append(parts, fmt.Sprintf("– %s: not applicable (%s)", k, nums))
+			continue
+		}
+		judged++
+		mark := "✗"
+		if pass {
+			held++
+			mark = "✓"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s: %s", mark, k, nums))
+	}
+	if judged == 0 {
+		return NotChecked, strings.Join(parts, "; ")
+	}
+	pass := held == judged
+	if share < 1 {
+		pass = float64(held) > share*float64(judged)
+	}
+	return VerdictOf(pass), fmt.Sprintf("%d of %d hold — %s", held, judged, strings.Join(parts, "; "))
+}
+
+// EveryDataset is EveryGroup with a group per dataset (Field "dataset").
+func (rs Results) EveryDataset(rule func(Results) (bool, string), share float64) (Verdict, string) {
+	return rs.EveryGroup(func(r Result) string { return r.Field("dataset") }, rule, share)
+}
+
+// Argmin returns the algorithm of algs with the lowest mean metric and that
+// mean; the first in algs wins a tie. Without a value: "" and +Inf.
+func (rs Results) Argmin(algs []string, metric string) (string, float64) {
+	return rs.ArgminBy(algs, func(s Results) float64 { return s.Mean(metric) })
+}
+
+// ArgminBy is Argmin of any score of an algorithm's results (NaN: no
+// value).
+func (rs Results) ArgminBy(algs []string, score func(Results) float64) (string, float64) {
+	best, v := "", math.Inf(1)
+	for _, a := range algs {
+		if m := score(rs.Where("algorithm", a)); m < v {
+			best, v = a, m
+		}
+	}
+	return best, v
+}
+
+// Rank returns the 1-based rank of alg among the algorithms of algs that
+// have a mean metric, in ascending order of it (ties keep the order of
+// algs); 0 when alg has no value.
+func (rs Results) Rank(algs []string, metric, alg string) int {
+	type value struct {
+		alg string
+		v   float64
+	}
+	var vals []value
+	for _, a := range algs {
+		if m := rs.Where("algorithm", a).Mean(metric); !math.IsNaN(m) {
+			vals = append(vals, value{a, m})
+		}
+	}
+	sort.SliceStable(vals, func(i, j int) bool { return vals[i].v < vals[j].v })
+	for i, x := range vals {
+		if x.alg == alg {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Measured returns how many of the algorithms have a mean metric.
+func (rs Results) Measured(algs []string, metric string) int {
+	k := 0
+	for _, a := range algs {
+		if !math.IsNaN(rs.Where("algorithm", a).Mean(metric)) {
+			k++
+		}
+	}
+	return k
+}
+
+// AtLargest returns the results whose numeric field (e.g. "max_epochs")
+// has its largest value among the results.
+func (rs Results) AtLargest(field string) Results {
+	_, hi := rs.extent(field)
+	return rs.Filter(func(r Result) bool { return r.Number(field) == hi })
+}
+
+// AtSmallest returns the results whose numeric field (e.g.
+// "noise_level") has its smallest value among the results.
+func (rs Results) AtSmallest(field string) Results {
+	lo, _ := rs.extent(field)
+	return rs.Filter(func(r Result) bool { return r.Number(field) == lo })
+}
+
+// extent returns the smallest and largest value of a numeric field (NaN
+// without results).
+func (rs Results) extent(field string) (lo, hi float64) {
+	vals := make([]float64, len(rs))
+	for i, r := range rs {
+		vals[i] = r.Number(field)
+	}
+	return extremes(vals)
+}
+
+// Endpoints returns the mean metric at the smallest and at the largest
+// value of a numeric field; NaN, NaN without results.
+func (rs Results) Endpoints(field, metric string) (first, last float64) {
+	if len(rs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return rs.AtSmallest(field).Mean(metric), rs.AtLargest(field).Mean(metric)
+}
+
+// MeanRange returns the lowest and the highest mean metric over the values
+// of a field, leaving out values without a mean; NaN, NaN when none has
+// one.
+func (rs Results) MeanRange(field, metric string) (lo, hi float64) {
+	var means []float64
+	for _, v := range rs.Distinct(field) {
+		means = append(means, rs.Where(field, v).Mean(metric))
+	}
+	return extremes(means)
+}
+
+// extremes returns the smallest and the largest of the values that are not
+// NaN; NaN, NaN when none is.
+func extremes(vals []float64) (lo, hi float64) {
+	lo, hi = math.NaN(), math.NaN()
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			if !(v >= lo) {
+				lo = v
+			}
+			if !(v <= hi) {
+				hi = v
+			}
+		}
+	}
+	return lo, hi
+}
+
+// MedianCurve returns the values of a numeric field in ascending order and,
+// at each, the median over the algorithms of algs of their mean metric (the
+// mean of the two middle ones for an even count); values where no
+// algorithm has a mean are left out.
+func (rs Results) MedianCurve(field, metric string, algs []string) (xs, medians []float64) {
+	vals := rs.Distinct(field)
+	num := make([]float64, len(vals))
+	for i, v := range vals {
+		num[i] = rs.Where(field, v)[0].Number(field)
+	}
+	sort.Sort(byValue{vals, num})
+	for i, v := range vals {
+		sub := rs.Where(field, v)
+		var means []float64
+		for _, a := range algs {
+			if m := sub.Where("algorithm", a).Mean(metric); !math.IsNaN(m) {
+				means = append(means, m)
+			}
+		}
+		if len(means) == 0 {
+			continue
+		}
+		sort.Float64s(means)
+		med := means[len(means)/2]
+		if len(means)%2 == 0 {
+			med = (means[len(means)/2-1] + means[len(means)/2]) / 2
+		}
+		xs, medians = append(xs, num[i]), append(medians, med)
+	}
+	return xs, medians
+}
+
+// Slope returns the least-squares slope of log(mean metric) against log x
+// over the values of the numeric field x at which the mean is positive:
+// the growth exponent of, say, the fit time in n. NaN with fewer than two
+// such values.
+func (rs Results) Slope(x, metric string) float64 {
+	var xs, ys []float64
+	for _, v := range rs.Distinct(x) {
+		sub := rs.Where(x, v)
+		if m := sub.Mean(metric); m > 0 {
+			xs, ys = append(xs, math.Log(sub[0].Number(x))), append(ys, math.Log(m))
+		}
+	}
+	if len(xs) < 2 {
+		return math.NaN()
+	}
+	var mx, my float64
+	for i := range xs {
+		mx, my = mx+xs[i], my+ys[i]
+	}
+	mx, my = mx/float64(len(xs)), my/float64(len(xs))
+	var sxy, sxx float64
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+	}
+	return sxy / sxx
+}
+
+// SlopeRange returns the smallest and the largest Slope of the algorithms
+// of algs, leaving out those without one; NaN, NaN when none has one.
+func (rs Results) SlopeRange(algs []string, x, metric string) (lo, hi float64) {
+	slopes := make([]float64, len(algs))
+	for i, a := range algs {
+		slopes[i] = rs.Where("algorithm", a).Slope(x, metric)
+	}
+	return extremes(slopes)
+}

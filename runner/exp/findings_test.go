@@ -1,0 +1,221 @@
+package exp
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// ok returns an OK result of run with the given metric values.
+func ok(run Run, metrics map[string]float64) Result {
+	return Result{Run: run, Used: run.Dataset, Status: OK, Metrics: metrics}
+}
+
+// withTestError returns an OK run of alg on dataset with that test error.
+func withTestError(alg, dataset string, v float64) Result {
+	return ok(Run{Dataset: dataset, Algorithm: alg, Dim: 2}, map[string]float64{TestError: v})
+}
+
+func TestEveryGroup(t *testing.T) {
+	// The rule: mean test error below 0.5.
+	rule := func(rs Results) (bool, string) {
+		m := rs.Mean(TestError)
+		return m < 0.5, strings.Replace(Format(TestError, m), "—", "NaN", 1)
+	}
+	failed := Result{Run: Run{Dataset: "usps", Algorithm: "soe"}, Status: Failed}
+	nan := ok(Run{Dataset: "usps", Algorithm: "soe"}, map[string]float64{TestError: math.NaN()})
+	tests := []struct {
+		name    string
+		rs      Results
+		share   float64
+		verdict Verdict
+		numbers string
+	}{
+		{"every group holds", Results{withTestError("soe", "char", 0.1), withTestError("soe", "usps", 0.2), withTestError("ste", "char", 0.3)}, 1,
+			Pass, "2 of 2 hold — ✓ char: 0.200; ✓ usps: 0.200"},
+		{"one group fails", Results{withTestError("soe", "char", 0.1), withTestError("soe", "usps", 0.7)}, 1,
+			Fail, "1 of 2 hold — ✓ char: 0.100; ✗ usps: 0.700"},
+		{"most: 2 of 3", Results{withTestError("soe", "a", 0.1), withTestError("soe", "b", 0.7), withTestError("soe", "c", 0.2)}, 0.5,
+			Pass, "2 of 3 hold — ✓ a: 0.100; ✗ b: 0.700; ✓ c: 0.200"},
+		{"most: 1 of 2 is not more than half", Results{withTestError("soe", "a", 0.1), withTestError("soe", "b", 0.7)}, 0.5,
+			Fail, "1 of 2 hold — ✓ a: 0.100; ✗ b: 0.700"},
+		{"a group without a value is not judged", Results{withTestError("soe", "char", 0.1), nan}, 1,
+			Pass, "1 of 1 hold — ✓ char: 0.100; – usps: not applicable (NaN)"},
+		{"no group judged", Results{nan}, 1, NotChecked, "– usps: not applicable (NaN)"},
+		{"failed runs are left out", Results{failed}, 1, NotChecked, "no runs in the database"},
+		{"no runs", nil, 1, NotChecked, "no runs in the database"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, nums := tc.rs.EveryDataset(rule, tc.share)
+			if v != tc.verdict || nums != tc.numbers {
+				t.Errorf("got %s, %q; want %s, %q", v, nums, tc.verdict, tc.numbers)
+			}
+		})
+	}
+	// Grouping by another key, in order of first appearance.
+	rs := Results{withTestError("soe", "char", 0.1), withTestError("ste", "usps", 0.2), withTestError("soe", "usps", 0.9)}
+	v, nums := rs.EveryGroup(func(r Result) string { return r.Run.Algorithm }, rule, 1)
+	if want := "1 of 2 hold — ✗ soe: 0.500; ✓ ste: 0.200"; v != Fail || nums != want {
+		t.Errorf("by algorithm: %s, %q; want FAIL, %q", v, nums, want)
+	}
+}
+
+func TestArgminRankMeasured(t *testing.T) {
+	// SOE's mean is 0.2 over two repetitions; STE and t-STE tie at 0.15;
+	// GNMDS is missing and CKL failed, so neither has a value.
+	rs := Results{
+		withTestError("soe", "char", 0.1), withTestError("soe", "char", 0.3),
+		withTestError("ste", "char", 0.15), withTestError("tste", "char", 0.15),
+		{Run: Run{Dataset: "char", Algorithm: "gnmds"}, Status: Missing},
+		{Run: Run{Dataset: "char", Algorithm: "ckl"}, Status: Failed},
+	}
+	all := []string{"soe", "ste", "tste", "gnmds", "ckl"}
+	if a, v := rs.Argmin(all, TestError); a != "ste" || v != 0.15 {
+		t.Errorf("Argmin = %s %v, want ste 0.15 (the first of a tie)", a, v)
+	}
+	if a, v := rs.Argmin([]string{"gnmds", "ckl"}, TestError); a != "" || !math.IsInf(v, 1) {
+		t.Errorf("Argmin without values = %q %v, want \"\" +Inf", a, v)
+	}
+	maxScore := func(s Results) float64 { _, hi := s.MeanRange("rep", TestError); return -hi }
+	if a, _ := rs.ArgminBy(all, maxScore); a != "soe" {
+		t.Errorf("ArgminBy(−mean) = %s, want soe", a)
+	}
+	ranks := []struct {
+		alg  string
+		want int
+	}{{"ste", 1}, {"tste", 2}, {"soe", 3}, {"gnmds", 0}, {"lloe", 0}}
+	for _, tc := range ranks {
+		if got := rs.Rank(all, TestError, tc.alg); got != tc.want {
+			t.Errorf("Rank(%s) = %d, want %d", tc.alg, got, tc.want)
+		}
+	}
+	if got := rs.Measured(all, TestError); got != 3 {
+		t.Errorf("Measured = %d, want 3", got)
+	}
+}
+
+// sweep returns OK results of alg along a numeric field, one per value.
+func sweep(alg, field string, xs []float64, metric string, ys []float64) Results {
+	var rs Results
+	for i, x := range xs {
+		r := Run{Dataset: "char", Algorithm: alg, Dim: 2}
+		switch field {
+		case "n":
+			r.N = int(x)
+		case "lambda":
+			r.Lambda = x
+		case "max_epochs":
+			r.MaxEpochs = int(x)
+		case "noise_level":
+			r.Noise, r.NoiseLevel = Bernoulli, x
+		}
+		rs = append(rs, ok(r, map[string]float64{metric: ys[i]}))
+	}
+	return rs
+}
+
+func TestExtremesAndEndpoints(t *testing.T) {
+	rs := sweep("soe", "max_epochs", []float64{50, 10, 150, 150}, TrainError, []float64{0.2, 0.4, 0.05, 0.15})
+	if got := rs.AtLargest("max_epochs"); len(got) != 2 || got.Mean(TrainError) != 0.1 {
+		t.Errorf("AtLargest: %d results, mean %v; want 2, 0.1", len(got), got.Mean(TrainError))
+	}
+	if got := rs.AtSmallest("max_epochs"); len(got) != 1 || got[0].Run.MaxEpochs != 10 {
+		t.Errorf("AtSmallest: %v", got)
+	}
+	if lo, hi := rs.Endpoints("max_epochs", TrainError); lo != 0.4 || hi != 0.1 {
+		t.Errorf("Endpoints = %v, %v; want 0.4 (10 epochs), 0.1 (150)", lo, hi)
+	}
+	if lo, hi := (Results{}).Endpoints("max_epochs", TrainError); !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Errorf("Endpoints of nothing = %v, %v; want NaN", lo, hi)
+	}
+	levels := sweep("soe", "noise_level", []float64{0.3, 0.1, 0.2}, TestError, []float64{0.3, 0.1, 0.2})
+	if got := levels.AtSmallest("noise_level"); got[0].Field("noise_level") != "0.1" {
+		t.Errorf("AtSmallest(noise_level) = %s", got[0].Field("noise_level"))
+	}
+}
+
+func TestMeanRange(t *testing.T) {
+	rs := sweep("soe", "n", []float64{100, 200, 400}, TestError, []float64{0.05, 0.02, 0.04})
+	rs = append(rs, Result{Run: Run{Dataset: "char", Algorithm: "soe", N: 800}, Status: Failed})
+	if lo, hi := rs.MeanRange("n", TestError); lo != 0.02 || hi != 0.05 {
+		t.Errorf("MeanRange = %v, %v; want 0.02, 0.05 (n = 800 failed: no value)", lo, hi)
+	}
+	if lo, hi := rs.Where("n", "800").MeanRange("n", TestError); !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Errorf("MeanRange without values = %v, %v; want NaN", lo, hi)
+	}
+}
+
+func TestMedianCurve(t *testing.T) {
+	// λ appears as 2, 0.5, 1; at λ = 1 only two methods have a value, at
+	// λ = 4 none.
+	var rs Results
+	rs = append(rs, sweep("soe", "lambda", []float64{2, 0.5, 1}, Procrustes, []float64{0.1, 0.9, 0.3})...)
+	rs = append(rs, sweep("ste", "lambda", []float64{2, 0.5, 1}, Procrustes, []float64{0.2, 0.8, 0.5})...)
+	rs = append(rs, sweep("gnmds", "lambda", []float64{2, 0.5}, Procrustes, []float64{0.6, 1.0})...)
+	rs = append(rs, Result{Run: Run{Dataset: "char", Algorithm: "soe", Lambda: 4}, Status: Failed})
+	xs, med := rs.MedianCurve("lambda", Procrustes, []string{"soe", "ste", "gnmds"})
+	if want := []float64{0.5, 1, 2}; !reflect.DeepEqual(xs, want) {
+		t.Errorf("values %v, want %v", xs, want)
+	}
+	// Medians by hand: {0.8, 0.9, 1.0} → 0.9; {0.3, 0.5} → 0.4; {0.1, 0.2, 0.6} → 0.2.
+	want := []float64{0.9, 0.4, 0.2}
+	for i := range want {
+		if i >= len(med) || math.Abs(med[i]-want[i]) > 1e-12 {
+			t.Fatalf("medians %v, want %v", med, want)
+		}
+	}
+}
+
+func TestSlope(t *testing.T) {
+	// Fit times c·n (slope 1) and c·n² (slope 2) over n = 100, 200, 400;
+	// ckl's time 0 at n = 100 is left out of its fit.
+	var rs Results
+	rs = append(rs, sweep("soe", "n", []float64{100, 200, 400}, FitSeconds, []float64{1, 2, 4})...)
+	rs = append(rs, sweep("gnmds", "n", []float64{100, 200, 400}, FitSeconds, []float64{1, 4, 16})...)
+	rs = append(rs, sweep("ckl", "n", []float64{100, 200, 400}, FitSeconds, []float64{0, 3, 12})...)
+	rs = append(rs, sweep("forte", "n", []float64{100}, FitSeconds, []float64{5})...)
+	tests := []struct {
+		alg  string
+		want float64
+	}{{"soe", 1}, {"gnmds", 2}, {"ckl", 2}, {"forte", math.NaN()}}
+	for _, tc := range tests {
+		got := rs.Where("algorithm", tc.alg).Slope("n", FitSeconds)
+		if !(math.Abs(got-tc.want) < 1e-12 || math.IsNaN(got) && math.IsNaN(tc.want)) {
+			t.Errorf("Slope(%s) = %v, want %v", tc.alg, got, tc.want)
+		}
+	}
+	if lo, hi := rs.SlopeRange([]string{"soe", "gnmds", "forte"}, "n", FitSeconds); math.Abs(lo-1) > 1e-12 || math.Abs(hi-2) > 1e-12 {
+		t.Errorf("SlopeRange = %v, %v; want 1, 2", lo, hi)
+	}
+	if lo, hi := rs.SlopeRange([]string{"forte", "lloe"}, "n", FitSeconds); !math.IsNaN(lo) || !math.IsNaN(hi) {
+		t.Errorf("SlopeRange without slopes = %v, %v; want NaN", lo, hi)
+	}
+}
+
+func TestVerdictOf(t *testing.T) {
+	if VerdictOf(true) != Pass || VerdictOf(false) != Fail {
+		t.Error("VerdictOf")
+	}
+}
+
+// The rule of experiments/reproduction.go's first finding: SOE's test error
+// is within 0.005 of the lowest on every dataset.
+func ExampleResults_EveryDataset() {
+	rs := Results{
+		withTestError("soe", "char", 0.030), withTestError("ste", "char", 0.040),
+		withTestError("soe", "usps", 0.052), withTestError("ste", "usps", 0.041),
+	}
+	v, numbers := rs.EveryDataset(func(ds Results) (bool, string) {
+		best, lowest := ds.Argmin([]string{"soe", "ste"}, TestError)
+		soe := ds.Where("algorithm", "soe").Mean(TestError)
+		return soe <= lowest+0.005, fmt.Sprintf("SOE %.3f, best %s %.3f", soe, best, lowest)
+	}, 1)
+	fmt.Println(v)
+	fmt.Println(numbers)
+	// Output:
+	// FAIL
+	// 1 of 2 hold — ✓ char: SOE 0.030, best soe 0.030; ✗ usps: SOE 0.052, best ste 0.041
+}
