@@ -34,12 +34,11 @@ func TestCrossKNNErrorHand(t *testing.T) {
 	}
 }
 
-// referenceCrossKNNError is CrossKNNError by the book: exact distances, a
-// stable sort by distance, votes counted in a map.
-func referenceCrossKNNError(train *mat.Dense, trainLabels []int, test *mat.Dense, testLabels []int) float64 {
+// referenceCrossKNNError is CrossKNNError by the book, with k neighbours:
+// exact distances, a stable sort by distance, votes counted in a map.
+func referenceCrossKNNError(train *mat.Dense, trainLabels []int, test *mat.Dense, testLabels []int, k int) float64 {
 	nTrain, _ := train.Dims()
 	nTest, _ := test.Dims()
-	k := int(math.Floor(math.Log2(float64(nTrain))))
 	wrong := 0
 	for q := range nTest {
 		order := make([]int, nTrain)
@@ -91,7 +90,8 @@ func TestCrossKNNErrorReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := referenceCrossKNNError(train, labels[:nTrain], test, labels[nTrain:]); got != want {
+		k := int(math.Floor(math.Log2(float64(nTrain))))
+		if want := referenceCrossKNNError(train, labels[:nTrain], test, labels[nTrain:], k); got != want {
 			t.Errorf("%d training points: CrossKNNError = %v, reference implementation gives %v", nTrain, got, want)
 		}
 	}

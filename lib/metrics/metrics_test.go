@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -275,33 +274,22 @@ func TestNeighbourCountAndSplit(t *testing.T) {
 	}
 }
 
-// referenceKNNError is KNNError by the book: exact distances, a stable sort
-// by distance, votes counted in a map.
+// referenceKNNError is KNNError by the book: the split, then
+// referenceCrossKNNError with k = ⌊log₂ n⌋ of all n points.
 func referenceKNNError(x *mat.Dense, labels []int, seed uint64) float64 {
-	n, _ := x.Dims()
+	n, d := x.Dims()
 	train, test := splitIndices(n, seed)
-	k := int(math.Floor(math.Log2(float64(n))))
-	wrong := 0
-	for _, q := range test {
-		order := slices.Clone(train)
-		sort.SliceStable(order, func(a, b int) bool {
-			return floats.Distance(x.RawRowView(q), x.RawRowView(order[a]), 2) < floats.Distance(x.RawRowView(q), x.RawRowView(order[b]), 2)
-		})
-		votes := map[int]int{}
-		for _, t := range order[:k] {
-			votes[labels[t]]++
+	rows := func(items []int) (*mat.Dense, []int) {
+		m, l := mat.NewDense(len(items), d, nil), make([]int, len(items))
+		for r, i := range items {
+			m.SetRow(r, x.RawRowView(i))
+			l[r] = labels[i]
 		}
-		best, bestVotes := 0, -1
-		for label, v := range votes {
-			if v > bestVotes || (v == bestVotes && label < best) {
-				best, bestVotes = label, v
-			}
-		}
-		if best != labels[q] {
-			wrong++
-		}
+		return m, l
 	}
-	return float64(wrong) / float64(len(test))
+	trainX, trainY := rows(train)
+	testX, testY := rows(test)
+	return referenceCrossKNNError(trainX, trainY, testX, testY, int(math.Floor(math.Log2(float64(n)))))
 }
 
 func TestKNNError(t *testing.T) {
