@@ -8,39 +8,92 @@ import (
 	"time"
 )
 
-func TestBarCountsAndLogs(t *testing.T) {
+// fakeClock is a settable time source for Lines under test.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time          { return c.t }
+func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// testBar is a Bar on a Line that is or is not a terminal, on a fake clock
+// and without the keep-alive goroutine (the test calls tick).
+func testBar(out *bytes.Buffer, tty bool, total int) (*Bar, *fakeClock) {
+	clock := &fakeClock{t: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
+	b := &Bar{label: "general", total: total, start: clock.t}
+	b.line = newLine(out, b.render, tty, clock.now)
+	return b, clock
+}
+
+func TestBarLogLines(t *testing.T) {
 	var out bytes.Buffer
-	b := New(&out, "general", 4)
-	clock := b.start
-	b.now = func() time.Time { return clock }
+	b, clock := testBar(&out, false, 4)
 	b.Cached(1)
-	clock = clock.Add(time.Second) // too soon for a new line
+	clock.advance(time.Second) // too soon for a new line
 	b.Done(false)
-	clock = clock.Add(10 * time.Second)
+	clock.advance(HeartbeatEvery) // nothing changes for 30 s: a heartbeat
+	b.line.tick()
+	clock.advance(time.Second) // too soon after the heartbeat
+	b.line.tick()
 	b.Done(true)
+	clock.advance(10 * time.Second)
 	b.Done(false)
 	b.Finish()
+	b.Finish() // a second Finish does nothing
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	tests := []struct {
-		line int
-		want string
-	}{
-		{0, "1/4 runs (1 cached, 0 failed)"},
-		{1, "3/4 runs (1 cached, 1 failed) 11s, about 6s left"},
-		{2, "[##############################] 4/4 runs (1 cached, 1 failed) 11s"},
+	want := []string{
+		"general [#######-----------------------] 1/4 runs (1 cached, 0 failed) 0s",
+		"general [###############---------------] 2/4 runs (1 cached, 0 failed) 31s, about 1m2s left",
+		"general [##############################] 4/4 runs (1 cached, 1 failed) 42s",
 	}
-	if len(lines) != len(tests) {
-		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(tests), out.String())
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), out.String())
 	}
-	for _, tc := range tests {
-		if !strings.Contains(lines[tc.line], tc.want) {
-			t.Errorf("line %d = %q, want it to contain %q", tc.line, lines[tc.line], tc.want)
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("line %d = %q, want %q", i, lines[i], want[i])
 		}
+	}
+	if strings.Contains(out.String(), "\r") {
+		t.Error("a log file got carriage returns")
+	}
+}
+
+func TestLineTerminal(t *testing.T) {
+	var out bytes.Buffer
+	status := "a long status text"
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	l := newLine(&out, func() string { return status }, true, clock.now)
+	for i := 0; i < 50; i++ {
+		l.Update(nil) // all within one instant: one redraw
+	}
+	if n := strings.Count(out.String(), "\r"); n != 1 {
+		t.Errorf("%d redraws for 50 updates in one instant, want 1", n)
+	}
+	clock.advance(tickEvery)
+	l.tick() // the elapsed time moves while nothing changes
+	if n := strings.Count(out.String(), "\r"); n != 2 {
+		t.Errorf("%d redraws after a tick, want 2", n)
+	}
+	out.Reset()
+	l.Finish(func() { status = "done" })
+	if got, want := out.String(), "\rdone"+strings.Repeat(" ", len("a long status text")-len("done"))+"\n"; got != want {
+		t.Errorf("final line %q, want %q (wiping the longer line before it)", got, want)
+	}
+}
+
+// NewLine on anything but a terminal writes lines, not redraws.
+func TestNewLineNotTerminal(t *testing.T) {
+	var out bytes.Buffer
+	l := NewLine(&out, func() string { return "x" })
+	l.Update(nil)
+	l.Finish(nil)
+	if out.String() != "x\nx\n" {
+		t.Errorf("output %q, want two lines", out.String())
 	}
 }
 
 func ExampleBar() {
 	b := New(new(bytes.Buffer), "noise", 10)
+	defer b.Finish()
 	b.Cached(4)
 	b.Done(false)
 	fmt.Println(strings.Fields(b.String())[2])

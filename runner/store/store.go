@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -75,6 +76,43 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// OpenReadOnly opens the existing database at path for reading only: it
+// fails if the file does not exist (rather than creating an empty database)
+// and writes nothing to it, not even a schema migration. A database of an
+// older schema version is refused with the command that migrates it.
+func OpenReadOnly(path string) (*Store, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("store: %s is not a database file", path)
+	}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	var v int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	if v != schemaVersion {
+		db.Close()
+		switch {
+		case v == 0:
+			return nil, fmt.Errorf("store: %s is not a results database (it has no schema)", path)
+		case v > schemaVersion:
+			return nil, fmt.Errorf("store: %s: schema version %d is newer than this program's %d", path, v, schemaVersion)
+		}
+		return nil, fmt.Errorf("store: %s has schema version %d, this program reads version %d (running an experiment script on it with oerun run migrates it)", path, v, schemaVersion)
+	}
+	return &Store{db: db, path: path}, nil
 }
 
 func (s *Store) migrate() error {

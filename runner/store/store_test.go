@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -317,4 +318,62 @@ func Example() {
 	after, _ := s.Statuses(ctx, []string{c.Key})
 	fmt.Println(len(before), after[c.Key])
 	// Output: 0 failed
+}
+
+// OpenReadOnly reads what Open wrote, writes nothing (not even a file that
+// is missing) and refuses what is not a current results database.
+func TestOpenReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := record(1, 2, 3)
+	if err := s.Put(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close() // open while read: the run may still be in the WAL file only
+
+	ro, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ro.Get(context.Background(), rec.Job.Key)
+	if err != nil || got.Outcome.Metrics[job.TestError] != 0.125 {
+		t.Errorf("Get through the read-only store: %+v, %v", got, err)
+	}
+	if err := ro.Put(context.Background(), record(2, 2, 3)); err == nil {
+		t.Error("Put on a read-only store succeeded")
+	}
+	ro.Close()
+
+	v1 := filepath.Join(dir, "v1.db")
+	v1Database(t, v1, []uint64{1}, nil)
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, want string
+	}{
+		{"missing file", filepath.Join(dir, "typo.db"), "typo.db: no such file"},
+		{"folder", dir, "is not a database file"},
+		{"empty file", empty, "empty.db is not a results database"},
+		{"schema version 1", v1, "v1.db has schema version 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := OpenReadOnly(tc.path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "typo.db")); !os.IsNotExist(err) {
+		t.Errorf("OpenReadOnly created the missing database (%v)", err)
+	}
+	if b, _ := os.ReadFile(empty); len(b) != 0 {
+		t.Errorf("OpenReadOnly wrote %d bytes into an empty file", len(b))
+	}
 }
