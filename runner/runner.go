@@ -42,8 +42,14 @@ type Options struct {
 	// RetryFailed executes runs stored as failed again.
 	RetryFailed bool
 	// ReportOnly rebuilds the report from the database without executing
-	// any run.
+	// any run: the database must exist, and is opened read-only.
 	ReportOnly bool
+	// Force lets a ReportOnly rebuild replace a report of another profile
+	// or one that shows more runs (see report.Doc.CheckReplace), which it
+	// otherwise refuses.
+	Force bool
+	// Quiet leaves out the progress bar and the messages to Stderr.
+	Quiet bool
 	// MaxEmbedding is the largest embedding (values) stored with a run
 	// (0: store.DefaultMaxEmbedding; negative: none).
 	MaxEmbedding int
@@ -79,7 +85,11 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 	if _, err := os.Stat(opt.Script); err != nil {
 		return res, err
 	}
-	st, err := store.Open(opt.DB)
+	open := store.Open
+	if opt.ReportOnly {
+		open = store.OpenReadOnly
+	}
+	st, err := open(opt.DB)
 	if err != nil {
 		return res, err
 	}
@@ -104,11 +114,15 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 		return res, err
 	}
 	name := strings.TrimSuffix(filepath.Base(opt.Script), ".go")
+	progress := opt.Stderr
+	if opt.Quiet {
+		progress = nil
+	}
 	s := &session.Session{
 		Name: name, ScriptDir: filepath.Dir(opt.Script), Profile: opt.Profile, ReportOnly: opt.ReportOnly,
 		Store: st, Command: command(opt), Parent: parent,
 		Exec: &execute.Executor{Store: st, Experiment: name, Jobs: opt.Jobs, Threads: opt.Threads,
-			RetryFailed: opt.RetryFailed, Eval: opt.Eval, Host: hostinfo.Current(), Progress: opt.Stderr},
+			RetryFailed: opt.RetryFailed, Eval: opt.Eval, Host: hostinfo.Current(), Progress: progress},
 	}
 	// The required script runs under ctx, so that oerun's interrupt stops
 	// it as it stops this one.
@@ -136,6 +150,11 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	res.Summary = sum
 	if doc == nil {
 		return res, errors.New(opt.Script + ": the script never called exp.Begin, so there is no report")
+	}
+	if opt.ReportOnly && !opt.Force {
+		if err := doc.CheckReplace(opt.Reports); err != nil {
+			return res, err
+		}
 	}
 	if err := doc.Write(opt.Reports); err != nil {
 		return res, err
@@ -167,7 +186,10 @@ func withDefaults(o Options) Options {
 	if o.Stdout == nil {
 		o.Stdout = os.Stdout
 	}
-	if o.Stderr == nil {
+	switch {
+	case o.Quiet:
+		o.Stderr = io.Discard
+	case o.Stderr == nil:
 		o.Stderr = os.Stderr
 	}
 	if o.Eval == nil {

@@ -12,8 +12,11 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/job"
+	"github.com/oe-lab/oe/runner/report"
+	"github.com/oe-lab/oe/runner/store"
 )
 
 func init() {
@@ -84,6 +87,7 @@ func TestRunCachesAndReports(t *testing.T) {
 func TestReportOnlyMarksMissingRuns(t *testing.T) {
 	dir := t.TempDir()
 	var calls atomic.Int64
+	emptyDB(t, filepath.Join(dir, "r.db"))
 	_, err := Run(context.Background(), Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "r.db"), Reports: dir,
 		Profile: "smoke", ReportOnly: true, Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)})
 	if err != nil {
@@ -118,5 +122,138 @@ func TestRunErrors(t *testing.T) {
 				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// emptyDB creates a results database without runs.
+func emptyDB(t *testing.T, path string) {
+	t.Helper()
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+}
+
+// A report needs the database: a mistyped path is an error that creates
+// nothing, not an empty database and an empty report.
+func TestReportNeedsDatabase(t *testing.T) {
+	dir := t.TempDir()
+	var calls atomic.Int64
+	db, reports := filepath.Join(dir, "typo.db"), filepath.Join(dir, "reports")
+	_, err := Run(context.Background(), Options{Script: "testdata/demo.go", DB: db, Reports: reports,
+		Profile: "smoke", ReportOnly: true, Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)})
+	if err == nil || !strings.Contains(err.Error(), "typo.db: no such file or directory") {
+		t.Errorf("error %v, want it to name the missing database", err)
+	}
+	for _, p := range []string{db, reports} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was created (%v)", p, err)
+		}
+	}
+}
+
+// A report rebuilt from a database that lacks its runs, or at another
+// profile, does not replace the one that shows them, unless forced.
+func TestReportRefusesToShrink(t *testing.T) {
+	dir := t.TempDir()
+	var calls atomic.Int64
+	reports := filepath.Join(dir, "reports")
+	full, empty := filepath.Join(dir, "full.db"), filepath.Join(dir, "empty.db")
+	emptyDB(t, empty)
+	opt := Options{Script: "testdata/demo.go", DB: full, Reports: reports, Profile: "smoke",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	if _, err := Run(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(reports, "demo.md")
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, db, profile, want string
+	}{
+		{"database without the runs", empty, "smoke", "demo.md shows 6 runs at profile smoke; the new report would show 0 runs, so it is not replaced"},
+		{"another profile", full, "quick", "demo.md shows 6 runs at profile smoke; the new report would show profile quick, so it is not replaced"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opt
+			o.DB, o.Profile, o.ReportOnly = tc.db, tc.profile, true
+			_, err := Run(context.Background(), o)
+			var re *report.ReplaceError
+			if !errors.As(err, &re) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want a report.ReplaceError saying %q", err, tc.want)
+			}
+			if after, _ := os.ReadFile(path); string(after) != string(before) {
+				t.Error("the report was replaced")
+			}
+			if _, err := os.Stat(filepath.Join(reports, "demo", "03-embedding.png")); err != nil {
+				t.Errorf("the report's figures are gone: %v", err)
+			}
+			o.Force = true
+			if _, err := Run(context.Background(), o); err != nil {
+				t.Fatalf("with Force: %v", err)
+			}
+			if after, _ := os.ReadFile(path); string(after) == string(before) {
+				t.Error("with Force, the report was not replaced")
+			}
+			// Put the full report back for the next case.
+			if _, err := Run(context.Background(), opt); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// A report shows the runs as they ran: on the stand-in when the runs used
+// it, even where the dataset's own files are present now.
+func TestReportStandInFromDatabase(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	t.Setenv("OE_DATA", data)
+	t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
+	t.Setenv("OE_OFFLINE", "1")
+	script, err := filepath.Abs("testdata/standin.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // away from the checkout's data/ folder
+	var calls atomic.Int64
+	opt := Options{Script: script, DB: filepath.Join(dir, "r.db"), Reports: filepath.Join(dir, "reports"), Profile: "smoke",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	if _, err := Run(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	// MNIST's files appear (they are only looked for, not read).
+	spec, err := datasets.Lookup("mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range spec.Files {
+		p := filepath.Join(data, f.Path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt.ReportOnly = true
+	if _, err := Run(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "reports", "standin.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Profile **smoke**, 2 runs.", "**UNIFORM stood in for MNIST**: the MNIST files were not available where the runs ran."} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(string(md), "not in the results database") {
+		t.Errorf("report has missing runs:\n%s", md)
 	}
 }

@@ -71,6 +71,7 @@ func TestSectionReadsTheSectionsRuns(t *testing.T) {
 func TestSectionUnderReportOnly(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
+	emptyDB(t, db)
 	var calls atomic.Int64
 	var stdout bytes.Buffer
 	_, err := Run(context.Background(), Options{Script: "testdata/reads_demo.go", DB: db, Reports: dir,
@@ -94,6 +95,7 @@ func TestSectionUnderReportOnly(t *testing.T) {
 func TestMembershipIsRecordedOnCompletion(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
+	emptyDB(t, db)
 	var calls atomic.Int64
 	for _, reportOnly := range []bool{true, false} {
 		if _, err := Run(context.Background(), Options{Script: "testdata/demo.go", DB: db, Reports: dir, Profile: "smoke",

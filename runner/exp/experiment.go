@@ -24,10 +24,13 @@ type Experiment struct {
 	doc     *report.Doc
 	figures int
 	probed  map[string]availability
-	results Results
-	hosts   map[hostinfo.Host]int
-	first   time.Time
-	last    time.Time
+	// lastDeclared holds the keys of the runs that the script's last
+	// execution at this profile declared (read once, by a report).
+	lastDeclared map[string]bool
+	results      Results
+	hosts        map[hostinfo.Host]int
+	first        time.Time
+	last         time.Time
 }
 
 // Begin starts the experiment of this script; question is the paper's
@@ -106,7 +109,12 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 		e.Note(fmt.Sprintf("%d of %d %s are not in the results database yet; run `%s` to execute them.", missing, len(todo), what, e.s.Command))
 	}
 	e.results = append(e.results, out...)
-	e.doc.Runs = len(e.results)
+	e.doc.Runs = 0 // the runs the report draws on: those the store holds
+	for _, r := range e.results {
+		if r.Status != Missing {
+			e.doc.Runs++
+		}
+	}
 	e.describeRuns(out)
 	if failed > 0 {
 		e.describeFailures(out)
@@ -126,23 +134,21 @@ func (e *Experiment) Run(runs []Run) Results {
 			skipped[fmt.Sprintf("Algorithm %s is not implemented in this build yet (not registered); its runs were skipped.", r.Algorithm)]++
 			continue
 		}
+		if e.s.ReportOnly {
+			// A report shows what the runs recorded, whatever data files
+			// this machine has.
+			if d, ok := e.stored(r); ok {
+				todo = append(todo, d)
+				continue
+			}
+		}
 		used, ok := e.resolve(r)
 		if !ok {
 			skipped[fmt.Sprintf("Dataset %s is not available here (files missing: %s) and has no stand-in; its runs were skipped.",
 				r.Dataset, strings.Join(e.probed[r.Dataset].missing, ", "))]++
 			continue
 		}
-		if used != r.Dataset {
-			if a := e.probed[used]; a.available > 0 && r.N > a.available {
-				e.Note(fmt.Sprintf("%s has only %d points: runs asking for n = %d of %s used all of them.", used, a.available, r.N, r.Dataset))
-				r.N = 0
-			}
-		}
-		c, err := r.config(used).Normalize()
-		if err != nil {
-			panic(fmt.Errorf("exp: run %+v: %w", r, err))
-		}
-		todo = append(todo, declared{r, used, c})
+		todo = append(todo, e.declare(r, used, true))
 	}
 	for _, msg := range sortedKeys(skipped) {
 		e.Note(fmt.Sprintf("%s (%d runs)", msg, skipped[msg]))
@@ -160,6 +166,73 @@ func (e *Experiment) Run(runs []Run) Results {
 		}
 	}
 	return e.collect(ctx, todo, "runs")
+}
+
+// declare returns the run r as the cache knows it when it loads the
+// dataset used (r.Dataset or its stand-in); note says in the report when a
+// stand-in has fewer points than r asks for.
+func (e *Experiment) declare(r Run, used string, note bool) declared {
+	if used != r.Dataset {
+		if a := e.probe(used); a.available > 0 && r.N > a.available {
+			if note {
+				e.Note(fmt.Sprintf("%s has only %d points: runs asking for n = %d of %s used all of them.", used, a.available, r.N, r.Dataset))
+			}
+			r.N = 0
+		}
+	}
+	c, err := r.config(used).Normalize()
+	if err != nil {
+		panic(fmt.Errorf("exp: run %+v: %w", r, err))
+	}
+	return declared{r, used, c}
+}
+
+// stored returns r as the store holds it: on its own dataset or on its
+// stand-in (the run's stands_in_for then names r.Dataset), preferring the
+// one that the script's last execution at this profile declared; false
+// when the store holds neither.
+func (e *Experiment) stored(r Run) (declared, bool) {
+	ctx := context.Background()
+	if e.lastDeclared == nil {
+		members, err := e.s.Store.Members(ctx, e.s.Name, e.s.Profile)
+		if err != nil {
+			panic(fmt.Errorf("exp: %w", err))
+		}
+		e.lastDeclared = map[string]bool{}
+		for _, m := range members {
+			e.lastDeclared[m.Key] = true
+		}
+	}
+	candidates := []string{r.Dataset}
+	if r.StandIn != "" {
+		candidates = append(candidates, r.StandIn)
+	}
+	var found []declared
+	for _, used := range candidates {
+		d := e.declare(r, used, false)
+		st, err := e.s.Store.Statuses(ctx, []string{d.job.Key})
+		if err != nil {
+			panic(fmt.Errorf("exp: %w", err))
+		}
+		if _, ok := st[d.job.Key]; ok {
+			found = append(found, d)
+		}
+	}
+	if len(found) == 0 {
+		return declared{}, false
+	}
+	d := found[0]
+	for _, f := range found {
+		if e.lastDeclared[f.job.Key] {
+			d = f
+			break
+		}
+	}
+	if d.used != r.Dataset {
+		e.noteStandIn(r.Dataset, d.used)
+		e.declare(r, d.used, true)
+	}
+	return d, true
 }
 
 // resolve returns the dataset a run loads: its own, or its stand-in when the
@@ -182,8 +255,8 @@ func (e *Experiment) resolve(r Run) (string, bool) {
 // noteStandIn says in the report that runs declared on dataset loaded
 // standIn instead, and why.
 func (e *Experiment) noteStandIn(dataset, standIn string) {
-	why := "were not available where the runs ran" // a run that Section read
-	if missing := e.probe(dataset).missing; len(missing) > 0 {
+	why := "were not available where the runs ran" // a run that Section or a report read
+	if missing := e.probe(dataset).missing; len(missing) > 0 && !e.s.ReportOnly {
 		why = fmt.Sprintf("(%s) are not available here", strings.Join(missing, ", "))
 	}
 	e.Note(fmt.Sprintf("**%s stood in for %s**: the %s files %s. Rows and columns labelled \"%s (%s)\" are %s data.",

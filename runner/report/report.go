@@ -3,11 +3,14 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -80,15 +83,68 @@ func (d *Doc) Note(s string) {
 var safeName = regexp.MustCompile(`^[a-zA-Z0-9_.-]+$`)
 
 // Write renders the report into dir: <dir>/<Name>.md and the figures under
-// <dir>/<Name>/ (old figures there are removed first).
-func (d *Doc) Write(dir string) error {
+// <dir>/<Name>/, replacing the report there. Everything is first written to
+// a staging folder in dir and moved into place only once complete, so that
+// a failure (a figure that cannot be drawn, a full disk) leaves the previous
+// report and its figures as they were.
+func (d *Doc) Write(dir string) (err error) {
 	if !safeName.MatchString(d.Name) {
 		return fmt.Errorf("report: bad experiment name %q", d.Name)
 	}
-	figDir := filepath.Join(dir, d.Name)
-	if err := os.RemoveAll(figDir); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	stage, err := os.MkdirTemp(dir, "."+d.Name+".new-*")
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	defer os.RemoveAll(stage)
+	md, err := d.render(filepath.Join(stage, d.Name))
+	if err != nil {
 		return err
 	}
+	if err := os.WriteFile(filepath.Join(stage, d.Name+".md"), md, 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return swap(stage, dir, d.Name)
+}
+
+// swap moves the report name staged in stage (name.md and, if drawn, the
+// figure folder name) into dir, moving the old figure folder into stage to
+// be removed with it. If a move fails, the old report is put back.
+func swap(stage, dir, name string) error {
+	figDir, oldFigs, newFigs := filepath.Join(dir, name), filepath.Join(stage, "old"), filepath.Join(stage, name)
+	hadFigs := exists(figDir)
+	if hadFigs {
+		if err := os.Rename(figDir, oldFigs); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	restore := func(err error) error {
+		if hadFigs {
+			os.RemoveAll(figDir)
+			os.Rename(oldFigs, figDir)
+		}
+		return fmt.Errorf("report: %w", err)
+	}
+	if exists(newFigs) {
+		if err := os.Rename(newFigs, figDir); err != nil {
+			return restore(err)
+		}
+	}
+	if err := os.Rename(filepath.Join(stage, name+".md"), filepath.Join(dir, name+".md")); err != nil {
+		return restore(err)
+	}
+	return nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// render draws the figures into figDir and returns the Markdown.
+func (d *Doc) render(figDir string) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!-- oe-report profile=%q runs=\"%d\" -->\n", d.Profile, d.Runs)
 	fmt.Fprintf(&b, "# %s\n\n", d.Question)
@@ -115,14 +171,14 @@ func (d *Doc) Write(dir string) error {
 		}
 		if f := s.Figure; f != nil {
 			if !safeName.MatchString(f.Name) {
-				return fmt.Errorf("report: bad figure name %q", f.Name)
+				return nil, fmt.Errorf("report: bad figure name %q", f.Name)
 			}
 			w, h := f.Width, f.Height
 			if w == 0 || h == 0 {
 				w, h = 7, 4.5
 			}
 			if err := plot.Save(f.Plot, filepath.Join(figDir, f.Name), vg.Length(w)*vg.Inch, vg.Length(h)*vg.Inch); err != nil {
-				return err
+				return nil, err
 			}
 			fmt.Fprintf(&b, "![%s](%s/%s.png)\n\n", mdEscape(f.Caption), d.Name, f.Name)
 			fmt.Fprintf(&b, "*%s* ([SVG](%s/%s.svg))\n\n", f.Caption, d.Name, f.Name)
@@ -134,10 +190,51 @@ func (d *Doc) Write(dir string) error {
 	if d.Command != "" {
 		fmt.Fprintf(&b, "## Rerun\n\n```sh\n%s\n```\n", d.Command)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	return b.Bytes(), nil
+}
+
+// ReplaceError is returned by CheckReplace when a report would replace one
+// that shows more runs, or runs of another profile.
+type ReplaceError struct {
+	// Path is the report already there; Profile and Runs are what it shows.
+	Path    string
+	Profile string
+	Runs    int
+	// NewProfile and NewRuns are what the report replacing it would show.
+	NewProfile string
+	NewRuns    int
+}
+
+func (e *ReplaceError) Error() string {
+	what := fmt.Sprintf("%d runs", e.NewRuns)
+	if e.NewProfile != e.Profile {
+		what = "profile " + e.NewProfile
+	}
+	return fmt.Sprintf("report: %s shows %d runs at profile %s; the new report would show %s, so it is not replaced",
+		e.Path, e.Runs, e.Profile, what)
+}
+
+// CheckReplace returns a *ReplaceError when writing d into dir would
+// replace a report of another profile or one drawing on more runs than d
+// does (as a report rebuilt from an incomplete or mistaken database
+// would); nil when there is no report there yet, or its header does not say.
+func (d *Doc) CheckReplace(dir string) error {
+	path := filepath.Join(dir, d.Name+".md")
+	h, err := readHeader(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, d.Name+".md"), b.Bytes(), 0o644)
+	runs, err := strconv.Atoi(h.runs)
+	if err != nil || h.profile == "" {
+		return nil // no header line: a report from before they had one
+	}
+	if h.profile != d.Profile || runs > d.Runs {
+		return &ReplaceError{Path: path, Profile: h.profile, Runs: runs, NewProfile: d.Profile, NewRuns: d.Runs}
+	}
+	return nil
 }
 
 func (t *Table) markdown(b *bytes.Buffer) {
@@ -200,7 +297,16 @@ func Index(dir string) error {
 		}
 		fmt.Fprintf(&b, "| [%s](%s.md) | %s | %s | %s |\n", name, name, mdEscape(h.question), h.profile, h.runs)
 	}
-	return os.WriteFile(filepath.Join(dir, "README.md"), b.Bytes(), 0o644)
+	// Written beside and renamed into place, as the reports are.
+	tmp := filepath.Join(dir, ".README.md.new")
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "README.md")); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
 }
 
 type header struct{ question, profile, runs string }
