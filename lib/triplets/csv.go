@@ -33,6 +33,8 @@ func ReadCSV(r io.Reader, name string, n int) (*Set, error) {
 	limit := int64(n) // 0: unknown until the end
 	line := 0
 	started := false // seen the first non-comment line
+	// top is the largest index so far, on line topLine.
+	top, topLine := int32(-1), 0
 	for sc.Scan() {
 		line++
 		text := bytes.TrimSpace(sc.Bytes())
@@ -54,7 +56,7 @@ func ReadCSV(r io.Reader, name string, n int) (*Set, error) {
 				return nil, fmt.Errorf("triplets: %s:%d: file declares n=%d items, caller expects n=%d", name, line, declared, n)
 			}
 			if err := checkN(name, declared); err != nil || declared == 0 {
-				return nil, fmt.Errorf("triplets: %s:%d: declared item count n=%d out of range [3, %d]", name, line, declared, math.MaxInt32)
+				return nil, fmt.Errorf("triplets: %s:%d: declared item count n=%d out of range [3, %d]", name, line, declared, MaxItems)
 			}
 			limit = int64(declared)
 			n = declared
@@ -81,6 +83,9 @@ func ReadCSV(r io.Reader, name string, n int) (*Set, error) {
 		if row[0] == row[1] || row[0] == row[2] || row[1] == row[2] {
 			return nil, fmt.Errorf("triplets: %s:%d: indices (%d, %d, %d) are not distinct", name, line, row[0], row[1], row[2])
 		}
+		if m := max(row[0], row[1], row[2]); m > top {
+			top, topLine = m, line
+		}
 		idx = append(idx, row[0], row[1], row[2])
 	}
 	if err := sc.Err(); err != nil {
@@ -89,7 +94,7 @@ func ReadCSV(r io.Reader, name string, n int) (*Set, error) {
 		}
 		return nil, fmt.Errorf("triplets: %s: %w", name, err)
 	}
-	return finish(name, idx, n)
+	return finish(name, idx, n, func(int) string { return fmt.Sprintf(":%d", topLine) })
 }
 
 // parseDeclaredN recognises the comment "# n=N". ok is false for any other
@@ -120,7 +125,7 @@ func isHeader(fields [][]byte) bool {
 	return true
 }
 
-// parseIndex parses a decimal item index in [0, limit), or [0, MaxInt32]
+// parseIndex parses a decimal item index in [0, limit), or [0, MaxItems)
 // when limit is 0.
 func parseIndex(f []byte, limit int64) (int32, error) {
 	neg := false
@@ -144,8 +149,8 @@ func parseIndex(f []byte, limit int64) (int32, error) {
 	switch {
 	case neg && v != 0:
 		return 0, fmt.Errorf("index %s is negative", clip(f))
-	case v > math.MaxInt32:
-		return 0, fmt.Errorf("index %s exceeds the int32 range", clip(f))
+	case v >= MaxItems:
+		return 0, fmt.Errorf("index %s is too large: items are numbered 0 to %d at most", clip(f), MaxItems-1)
 	case limit > 0 && v >= limit:
 		return 0, fmt.Errorf("index %d out of range [0, %d)", v, limit)
 	}

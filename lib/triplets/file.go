@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -106,8 +106,8 @@ func FileFormat(path string) (string, error) {
 
 // checkN rejects item counts that cannot index an int32 triplet set.
 func checkN(name string, n int) error {
-	if n < 0 || n > math.MaxInt32 {
-		return fmt.Errorf("triplets: %s: number of items %d out of range [0, %d]", name, n, math.MaxInt32)
+	if n < 0 || n > MaxItems {
+		return fmt.Errorf("triplets: %s: number of items %d out of range [0, %d]", name, n, MaxItems)
 	}
 	if n > 0 && n < 3 {
 		return fmt.Errorf("triplets: %s: need at least 3 items, caller gave n=%d", name, n)
@@ -115,21 +115,57 @@ func checkN(name string, n int) error {
 	return nil
 }
 
-// finish sets the item count of a freshly read set: n if the caller gave
-// one, else the largest index + 1. It rejects empty sets, which Validate
-// would reject too, so that every set a reader returns validates.
-func finish(name string, idx []int32, n int) (*Set, error) {
+// finish sets the item count of a freshly read set: n if the caller or
+// the file declared one, else the largest index + 1. It rejects empty sets,
+// which Validate would reject too, so that every set a reader returns
+// validates. Where n is inferred, it rejects a largest index beyond the
+// int32 range, and one that makes most items appear in no triplet (a typo
+// or a corrupt file, which would have a method allocate and embed items
+// that do not exist); where(row) locates triplet row in the file for the
+// error (":LINE" or ": row R").
+func finish(name string, idx []int32, n int, where func(row int) string) (*Set, error) {
 	if len(idx) == 0 {
 		return nil, fmt.Errorf("triplets: %s: no triplets", name)
 	}
-	if n == 0 {
-		var top int32
-		for _, v := range idx {
-			top = max(top, v)
+	if n > 0 {
+		return &Set{N: n, Idx: idx}, nil
+	}
+	top, at := int32(-1), 0
+	for p, v := range idx {
+		if v > top {
+			top, at = v, p
 		}
-		n = int(top) + 1
+	}
+	if top >= MaxItems {
+		return nil, fmt.Errorf("triplets: %s%s: index %d is too large: items are numbered 0 to %d at most", name, where(at/3), top, MaxItems-1)
+	}
+	n = int(top) + 1
+	if present := itemsPresent(idx, n); 2*present < n {
+		return nil, fmt.Errorf("triplets: %s%s: index %d makes n = %d items, but only %d of them appear in a triplet; "+
+			"give the number of items (oerun --n, or a \"# n=N\" line) if there really are that many",
+			name, where(at/3), top, n, present)
 	}
 	return &Set{N: n, Idx: idx}, nil
+}
+
+// itemsPresent returns how many of the items 0..n-1 appear in idx, with
+// memory in proportion to the smaller of n and len(idx).
+func itemsPresent(idx []int32, n int) int {
+	if len(idx) < n/64 {
+		sorted := slices.Clone(idx)
+		slices.Sort(sorted)
+		return len(slices.Compact(sorted))
+	}
+	seen := make([]uint64, (n+63)/64)
+	present := 0
+	for _, v := range idx {
+		w, b := v/64, uint64(1)<<(v%64)
+		if seen[w]&b == 0 {
+			seen[w] |= b
+			present++
+		}
+	}
+	return present
 }
 
 // errTruncated marks data that ends before the header says it should.

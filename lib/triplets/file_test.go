@@ -57,7 +57,13 @@ func TestReadCSVErrors(t *testing.T) {
 		{"index = n", "0,1,2\n0,1,5\n", 5, "t.csv:2: field 3: index 5 out of range [0, 5)"},
 		{"index beyond declared n", "# n=4\n0,1,4\n", 0, "t.csv:2: field 3: index 4 out of range [0, 4)"},
 		{"negative", "0,-1,2\n", 0, "t.csv:1: field 2: index -1 is negative"},
-		{"overflow", "0,1,99999999999\n", 0, "t.csv:1: field 3: index 99999999999 exceeds the int32 range"},
+		{"overflow", "0,1,99999999999\n", 0, "t.csv:1: field 3: index 99999999999 is too large: items are numbered 0 to 2147483646 at most"},
+		// The issue's cases (#15): 2^31-1 made n overflow int32 ("index 0
+		// out of range [0, -2147483648)"), 2^31-2 an allocation of 16 GiB.
+		{"index 2^31-1", "0,1,2\n0,1,2147483647\n", 0, "t.csv:2: field 3: index 2147483647 is too large: items are numbered 0 to 2147483646 at most"},
+		{"index 2^31-2 among 4 items", "0,1,2\n# c\n0,2147483646,1\n2,1,0\n", 0,
+			"t.csv:3: index 2147483646 makes n = 2147483647 items, but only 4 of them appear in a triplet; give the number of items"},
+		{"most items absent", "0,1,2\n3,1,11\n", 0, "t.csv:2: index 11 makes n = 12 items, but only 5 of them appear"},
 		{"i=j", "1,1,2\n", 0, "t.csv:1: indices (1, 1, 2) are not distinct"},
 		{"i=k", "1,2,1\n", 0, "t.csv:1: indices (1, 2, 1) are not distinct"},
 		{"j=k", "0,1,2\n3,2,2\n", 0, "t.csv:2: indices (3, 2, 2) are not distinct"},
@@ -186,6 +192,9 @@ func TestReadNPYErrors(t *testing.T) {
 		{"index out of range", npyBytes(1, good("<i4", "(1, 3)"), le32(0, 1, 5)), 5, "row 0: index 5 out of range [0, 5)"},
 		{"negative index", npyBytes(1, good("<i8", "(1, 3)"), le64(0, -1, 2)), 0, "row 0: index -1 out of range"},
 		{"int64 beyond int32", npyBytes(1, good("<i8", "(1, 3)"), le64(0, 1, 1<<40)), 0, "index 1099511627776 out of range"},
+		{"index 2^31-1", npyBytes(1, good("<i4", "(2, 3)"), le32(0, 1, 2, 2147483647, 0, 1)), 0, "t.npy: row 1: index 2147483647 is too large"},
+		{"index 2^31-2 among 3 items", npyBytes(1, good("<i8", "(2, 3)"), le64(0, 1, 2, 2147483646, 0, 1)), 0,
+			"t.npy: row 1: index 2147483646 makes n = 2147483647 items, but only 4 of them appear in a triplet"},
 		{"not distinct", npyBytes(1, good("<i4", "(2, 3)"), le32(0, 1, 2, 3, 3, 1)), 0, "row 1: indices (3, 3, 1) are not distinct"},
 	}
 	for _, tc := range tests {

@@ -85,7 +85,7 @@ func readNPY(r io.Reader, name string, n int, size int64) (*Set, error) {
 			return nil, fmt.Errorf("triplets: %s: trailing bytes after the (%d, 3) array the .npy header describes", name, h.rows)
 		}
 	}
-	return finish(name, idx, n)
+	return finish(name, idx, n, func(row int) string { return fmt.Sprintf(": row %d", row) })
 }
 
 // npyHeader is what we need from a .npy header.

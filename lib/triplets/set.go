@@ -5,6 +5,10 @@ import (
 	"math"
 )
 
+// MaxItems is the largest number of items a Set can hold: indices are
+// int32, from 0 to MaxItems-1.
+const MaxItems = math.MaxInt32
+
 // Set is a set of m triplets over the items 0..N-1. Row t is
 // (Idx[3t], Idx[3t+1], Idx[3t+2]) = (i, j, k): i is closer to j than to k.
 type Set struct {
@@ -42,6 +46,9 @@ func (s *Set) Slice(from, to int) *Set {
 func (s *Set) Validate() error {
 	if s.N < 3 {
 		return fmt.Errorf("triplets: need at least 3 items, have N=%d", s.N)
+	}
+	if s.N > MaxItems {
+		return fmt.Errorf("triplets: N=%d items exceed the %d that int32 indices can number", s.N, MaxItems)
 	}
 	if len(s.Idx)%3 != 0 {
 		return fmt.Errorf("triplets: index array length %d is not a multiple of 3", len(s.Idx))
