@@ -32,6 +32,9 @@ type Info struct {
 	Version int
 	// Params lists the accepted parameters with their defaults.
 	Params Params
+	// ParamDocs says what each parameter of Params means, by name: its
+	// symbol, its range and what its default stands for (e.g. "0: d−1").
+	ParamDocs map[string]string
 	// Doc is a one-line description.
 	Doc string
 	New Factory
@@ -78,10 +81,28 @@ func New(name string, p Params) (Algorithm, error) {
 	}
 	for k := range p {
 		if _, ok := info.Params[k]; !ok {
-			return nil, fmt.Errorf("embed: %s has no parameter %q", info.Name, k)
+			return nil, fmt.Errorf("embed: %s has no parameter %q (%s)", info.Name, k, info.paramList())
 		}
 	}
 	return info.New(p)
+}
+
+// ParamNames returns the names of the method's parameters, sorted.
+func (info Info) ParamNames() []string {
+	names := make([]string, 0, len(info.Params))
+	for k := range info.Params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// paramList says which parameters the method has, for an error message.
+func (info Info) paramList() string {
+	if len(info.Params) == 0 {
+		return "it has none"
+	}
+	return "its parameters: " + strings.Join(info.ParamNames(), ", ")
 }
 
 // Names lists the registered algorithms, sorted.

@@ -267,8 +267,9 @@ func init() {
 	embed.Register(embed.Info{
 		Name: "gnmds", Version: version,
 		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
-		Params: embed.Params{"lambda": 0},
-		Doc:    "Generalized non-metric MDS: hinge loss on the Gram matrix, Adam + rank-d PSD projection",
+		Params:    embed.Params{"lambda": 0},
+		ParamDocs: map[string]string{"lambda": "trace regulariser λ ≥ 0 of the Gram matrix (paper: 0)"},
+		Doc:       "Generalized non-metric MDS: hinge loss on the Gram matrix, Adam + rank-d PSD projection",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			return GNMDS{Lambda: p.Get("lambda", 0)}, nil
 		},
@@ -277,7 +278,11 @@ func init() {
 		Name: "ckl", Version: version,
 		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params: embed.Params{"mu": cklMu, "lambda": 0},
-		Doc:    "Crowd kernel learning: likelihood on the Gram matrix, Adam + rank-d PSD projection",
+		ParamDocs: map[string]string{
+			"mu":     "μ > 0 added to the squared distances of the CKL probability (the authors' code: 0.1)",
+			"lambda": "trace regulariser λ ≥ 0 of the Gram matrix (paper: 0)",
+		},
+		Doc: "Crowd kernel learning: likelihood on the Gram matrix, Adam + rank-d PSD projection",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			return CKL{Mu: p.Get("mu", cklMu), Lambda: p.Get("lambda", 0)}, nil
 		},
@@ -286,7 +291,11 @@ func init() {
 		Name: "forte", Version: version,
 		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params: embed.Params{"rho": forteRho, "c1": forteC1},
-		Doc:    "FORTE: logistic loss on the Gram matrix, rank-d projected gradient descent with line search",
+		ParamDocs: map[string]string{
+			"rho": "backtracking factor ρ ∈ (0, 1) of the line search (paper: 0.5)",
+			"c1":  "Armijo constant c₁ ∈ (0, 1) of the line search (paper: 10⁻⁴)",
+		},
+		Doc: "FORTE: logistic loss on the Gram matrix, rank-d projected gradient descent with line search",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			return FORTE{Rho: p.Get("rho", forteRho), C1: p.Get("c1", forteC1)}, nil
 		},

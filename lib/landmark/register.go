@@ -16,8 +16,12 @@ func init() {
 		Name: "loe", Active: true, Version: version,
 		Family: embed.FamilyLandmark,
 		Params: embed.Params{"landmarks": 0, "multiplier": DefaultLOEMultiplier},
-		Doc:    "Landmark Ordinal Embedding: BTL rankings to d+3 landmarks, EDM completion, Landmark MDS (landmarks 0 = d+3)",
-		New:    newLOE,
+		ParamDocs: map[string]string{
+			"landmarks":  "number ℓ of landmarks, a whole number (0: d+3)",
+			"multiplier": "query multiplier λ > 0: about λ·n·d·log₂n queries, in whole multiples of ℓ·n·log₂n",
+		},
+		Doc: "Landmark Ordinal Embedding: BTL rankings to d+3 landmarks, EDM completion, Landmark MDS (landmarks 0 = d+3)",
+		New: newLOE,
 	})
 	embed.Register(embed.Info{
 		Name: "lloe", Active: true, Version: version,
@@ -30,6 +34,15 @@ func init() {
 			"multiplier":        DefaultLLOEMultiplier,
 			"phase2_lr":         DefaultLLOEPhase2LR,
 			"phase2_iterations": DefaultLLOEPhase2Iterations,
+		},
+		ParamDocs: map[string]string{
+			"landmark_fraction": "fraction of the items counted as landmarks L = min(⌊fraction·n⌋, 100), which sets the first subset size",
+			"subset_factor":     "first subset size s₀ = min(⌊n/2⌋, ⌈factor·L⌉, max_subset), doubled while SOE's loss stays below target_loss",
+			"max_subset":        "largest subset embedded with SOE in phase 1, a whole number",
+			"target_loss":       "phase 1 accepts a subset size while SOE's final mean loss is below this",
+			"multiplier":        "phase 1 triplet multiplier λ > 0: ⌊λ·s·d·log₂s⌋ queries for a subset of size s",
+			"phase2_lr":         "learning rate of phase 2's AMSGrad, which places each remaining item against 2(d+1) anchors",
+			"phase2_iterations": "AMSGrad steps per item in phase 2, a whole number",
 		},
 		Doc: "Large-scale Landmark OE: SOE on a subset, then binary-search insertion against 2(d+1) anchors",
 		New: newLLOE,

@@ -89,8 +89,13 @@ func init() {
 		Version:  2,
 		Backends: map[string]func() error{embed.BackendCUDA: cudaAvailable},
 		Params:   embed.Params{"width": 0, "input": 0, "inputlen": 0},
-		Doc:      "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item index)",
-		New:      newFromParams,
+		ParamDocs: map[string]string{
+			"width":    "width w of the three hidden layers (0: max(120, 2d·log₂n), the paper's rule)",
+			"input":    "input encoding of the items: 0 binary code of the index, 1 random code",
+			"inputlen": "input length α, the bits of the code (0: ⌈log₂n⌉)",
+		},
+		Doc: "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item index)",
+		New: newFromParams,
 	})
 }
 

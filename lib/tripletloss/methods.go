@@ -139,7 +139,8 @@ var gpuBackends = map[string]func() error{embed.BackendCUDA: cudaAvailable}
 func init() {
 	embed.Register(embed.Info{
 		Name: "soe", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"margin": DefaultMargin},
-		Doc: "Soft Ordinal Embedding: hinge on distances, Adam",
+		ParamDocs: map[string]string{"margin": "margin δ > 0 of the hinge max(0, δ + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖)"},
+		Doc:       "Soft Ordinal Embedding: hinge on distances, Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			s := SOE{Margin: p.Get("margin", DefaultMargin)}
 			if err := finitePositive("soe", "margin", s.Margin); err != nil {
@@ -155,7 +156,8 @@ func init() {
 	})
 	embed.Register(embed.Info{
 		Name: "tste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"alpha": 0},
-		Doc: "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
+		ParamDocs: map[string]string{"alpha": "degrees of freedom α > 0 of the Student-t kernel (0: d−1, at least 1)"},
+		Doc:       "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			t := TSTE{Alpha: p.Get("alpha", 0)}
 			if t.Alpha != 0 {
@@ -168,7 +170,8 @@ func init() {
 	})
 	embed.Register(embed.Info{
 		Name: "cklx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"mu": DefaultMu},
-		Doc: "Crowd Kernel Learning probabilities optimised over X (CKL-x), Adam",
+		ParamDocs: map[string]string{"mu": "μ > 0 added to the squared distances of the CKL probability (μ + d²ᵢₖ)/(2μ + d²ᵢⱼ + d²ᵢₖ)"},
+		Doc:       "Crowd Kernel Learning probabilities optimised over X (CKL-x), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			c := CKLX{Mu: p.Get("mu", DefaultMu)}
 			if err := finitePositive("cklx", "mu", c.Mu); err != nil {
