@@ -21,7 +21,7 @@ import (
 // or, when path ends in .npy, as a float64 (n, d) NumPy array. The file is
 // written to a temporary name beside path and renamed into place, so a
 // reader never sees half a file. A non-finite entry is an error.
-func WriteEmbedding(path string, emb *mat.Dense) (err error) {
+func WriteEmbedding(path string, emb *mat.Dense) error {
 	if emb == nil {
 		return fmt.Errorf("embed: write %s: nil embedding", path)
 	}
@@ -33,6 +33,17 @@ func WriteEmbedding(path string, emb *mat.Dense) (err error) {
 			}
 		}
 	}
+	return writeFile(path, func(w io.Writer) error {
+		if isNPY(path) {
+			return writeNPY(w, emb)
+		}
+		return writeCSV(w, emb)
+	})
+}
+
+// writeFile has write fill a temporary file beside path and renames it into
+// place, so that a reader never sees half a file.
+func writeFile(path string, write func(io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("embed: write %s: %w", path, err)
@@ -44,11 +55,7 @@ func WriteEmbedding(path string, emb *mat.Dense) (err error) {
 		}
 	}()
 	w := bufio.NewWriterSize(tmp, 1<<16)
-	if isNPY(path) {
-		err = writeNPY(w, emb)
-	} else {
-		err = writeCSV(w, emb)
-	}
+	err = write(w)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -147,16 +154,7 @@ func readCSV(r io.Reader) (*mat.Dense, error) {
 // literal padded with spaces to a multiple of 64 bytes, then the data.
 func writeNPY(w io.Writer, emb *mat.Dense) error {
 	n, d := emb.Dims()
-	dict := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", n, d)
-	pad := 64 - (10+len(dict)+1)%64
-	header := dict + strings.Repeat(" ", pad%64) + "\n"
-	var pre [10]byte
-	copy(pre[:], "\x93NUMPY\x01\x00")
-	binary.LittleEndian.PutUint16(pre[8:], uint16(len(header)))
-	if _, err := w.Write(pre[:]); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, header); err != nil {
+	if err := writeNPYHeader(w, fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", n, d)); err != nil {
 		return err
 	}
 	row := make([]byte, 8*d)
@@ -171,6 +169,21 @@ func writeNPY(w io.Writer, emb *mat.Dense) error {
 	return nil
 }
 
+// writeNPYHeader writes the magic, version 1.0 and the header dictionary
+// dict, padded with spaces so that the data starts at a multiple of 64 bytes.
+func writeNPYHeader(w io.Writer, dict string) error {
+	pad := 64 - (10+len(dict)+1)%64
+	header := dict + strings.Repeat(" ", pad%64) + "\n"
+	var pre [10]byte
+	copy(pre[:], "\x93NUMPY\x01\x00")
+	binary.LittleEndian.PutUint16(pre[8:], uint16(len(header)))
+	if _, err := w.Write(pre[:]); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, header)
+	return err
+}
+
 var (
 	npyDescr = regexp.MustCompile(`'descr':\s*'([<|=]?)(f8|f4)'`)
 	npyOrder = regexp.MustCompile(`'fortran_order':\s*(True|False)`)
@@ -178,29 +191,8 @@ var (
 )
 
 func readNPY(r io.Reader) (*mat.Dense, error) {
-	var pre [8]byte
-	if _, err := io.ReadFull(r, pre[:]); err != nil || !bytes.Equal(pre[:6], []byte("\x93NUMPY")) {
-		return nil, errors.New("not a .npy file")
-	}
-	var hlen int
-	switch pre[6] {
-	case 1:
-		var b [2]byte
-		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, err
-		}
-		hlen = int(binary.LittleEndian.Uint16(b[:]))
-	case 2, 3:
-		var b [4]byte
-		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, err
-		}
-		hlen = int(binary.LittleEndian.Uint32(b[:]))
-	default:
-		return nil, fmt.Errorf("unsupported .npy version %d", pre[6])
-	}
-	header := make([]byte, hlen)
-	if _, err := io.ReadFull(r, header); err != nil {
+	header, err := readNPYHeaderText(r)
+	if err != nil {
 		return nil, err
 	}
 	descr := npyDescr.FindSubmatch(header)
@@ -234,4 +226,38 @@ func readNPY(r io.Reader) (*mat.Dense, error) {
 		}
 	}
 	return mat.NewDense(n, d, data), nil
+}
+
+// readNPYHeaderText reads the magic, version and header length of a .npy
+// stream and returns the header dictionary's text.
+func readNPYHeaderText(r io.Reader) ([]byte, error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil || !bytes.Equal(pre[:6], []byte("\x93NUMPY")) {
+		return nil, errors.New("not a .npy file")
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return nil, err
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return nil, err
+		}
+		hlen = int(binary.LittleEndian.Uint32(b[:]))
+	default:
+		return nil, fmt.Errorf("unsupported .npy version %d", pre[6])
+	}
+	if hlen > 1<<16 {
+		return nil, fmt.Errorf(".npy header of %d bytes is too long", hlen)
+	}
+	header := make([]byte, hlen)
+	if _, err := io.ReadFull(r, header); err != nil {
+		return nil, err
+	}
+	return header, nil
 }
