@@ -119,10 +119,10 @@ func checkN(name string, n int) error {
 // the file declared one, else the largest index + 1. It rejects empty sets,
 // which Validate would reject too, so that every set a reader returns
 // validates. Where n is inferred, it rejects a largest index beyond the
-// int32 range, and one that makes most items appear in no triplet (a typo
-// or a corrupt file, which would have a method allocate and embed items
-// that do not exist); where(row) locates triplet row in the file for the
-// error (":LINE" or ": row R").
+// int32 range, and one that leaves most items, and over maxAbsent, in no
+// triplet: a typo or a corrupt file, for which a method would allocate and
+// embed millions of items that do not exist. where(row) locates triplet row
+// in the file for the error (":LINE" or ": row R").
 func finish(name string, idx []int32, n int, where func(row int) string) (*Set, error) {
 	if len(idx) == 0 {
 		return nil, fmt.Errorf("triplets: %s: no triplets", name)
@@ -140,13 +140,19 @@ func finish(name string, idx []int32, n int, where func(row int) string) (*Set, 
 		return nil, fmt.Errorf("triplets: %s%s: index %d is too large: items are numbered 0 to %d at most", name, where(at/3), top, MaxItems-1)
 	}
 	n = int(top) + 1
-	if present := itemsPresent(idx, n); 2*present < n {
+	if present := itemsPresent(idx, n); 2*present < n && n-present > maxAbsent {
 		return nil, fmt.Errorf("triplets: %s%s: index %d makes n = %d items, but only %d of them appear in a triplet; "+
 			"give the number of items (oerun --n, or a \"# n=N\" line) if there really are that many",
 			name, where(at/3), top, n, present)
 	}
 	return &Set{N: n, Idx: idx}, nil
 }
+
+// maxAbsent is how many items of an inferred item count may appear in no
+// triplet when most do not: a sparse file of a few thousand items is fine
+// (an OENN extension's triplets touch few of the model's items), a million
+// missing ones are a mistake.
+const maxAbsent = 1 << 20
 
 // itemsPresent returns how many of the items 0..n-1 appear in idx, with
 // memory in proportion to the smaller of n and len(idx).

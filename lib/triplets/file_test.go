@@ -25,6 +25,7 @@ func TestReadCSV(t *testing.T) {
 		{"declared n equal to caller's", "#n = 7\n0,1,2\n", 7, 7, []int32{0, 1, 2}},
 		{"n= comment after data is just a comment", "0,1,2\n# n=99\n", 0, 3, []int32{0, 1, 2}},
 		{"plus sign and -0", "+0,1,2\n-0,2,1\n", 0, 3, []int32{0, 1, 2, 0, 2, 1}},
+		{"sparse, few items absent", "0,1,2\n3,1,5000\n", 0, 5001, []int32{0, 1, 2, 3, 1, 5000}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,7 +64,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"index 2^31-1", "0,1,2\n0,1,2147483647\n", 0, "t.csv:2: field 3: index 2147483647 is too large: items are numbered 0 to 2147483646 at most"},
 		{"index 2^31-2 among 4 items", "0,1,2\n# c\n0,2147483646,1\n2,1,0\n", 0,
 			"t.csv:3: index 2147483646 makes n = 2147483647 items, but only 4 of them appear in a triplet; give the number of items"},
-		{"most items absent", "0,1,2\n3,1,11\n", 0, "t.csv:2: index 11 makes n = 12 items, but only 5 of them appear"},
+		{"most items absent", "0,1,2\n3,1,2000000\n", 0, "t.csv:2: index 2000000 makes n = 2000001 items, but only 5 of them appear"},
 		{"i=j", "1,1,2\n", 0, "t.csv:1: indices (1, 1, 2) are not distinct"},
 		{"i=k", "1,2,1\n", 0, "t.csv:1: indices (1, 2, 1) are not distinct"},
 		{"j=k", "0,1,2\n3,2,2\n", 0, "t.csv:2: indices (3, 2, 2) are not distinct"},
