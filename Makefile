@@ -18,8 +18,12 @@ CUDA_ENV := $(if $(CUDA_INCLUDE),CGO_CFLAGS="-O2 -g -I$(CUDA_INCLUDE)")
 
 all: build
 
+# VERSION_FLAGS stamp the commit into oerun (oerun version), also where the
+# go command records no version control information (-buildvcs=false).
+VERSION_FLAGS := -X main.buildCommit=$(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
+
 build:
-	$(GO) build -o bin/oerun ./cmd/oerun
+	$(GO) build -ldflags='$(VERSION_FLAGS)' -o bin/oerun ./cmd/oerun
 
 vet:
 	$(GO) vet ./...
@@ -47,7 +51,7 @@ reproduce: build
 # The kernels' PTX is committed, so this needs cuda.h but not nvcc; the
 # binary runs anywhere and opens the NVIDIA driver when a cuda run asks.
 cuda:
-	$(CUDA_ENV) $(GO) build -tags cuda -ldflags='-s -w' -o bin/oerun-cuda ./cmd/oerun
+	$(CUDA_ENV) $(GO) build -tags cuda -ldflags='-s -w $(VERSION_FLAGS)' -o bin/oerun-cuda ./cmd/oerun
 	$(CUDA_ENV) $(GO) vet -tags cuda ./...
 
 # cuda-tests builds the cuda-tagged test binaries (parity tests of every

@@ -50,6 +50,8 @@ type Options struct {
 	Force bool
 	// Quiet leaves out the progress bar and the messages to Stderr.
 	Quiet bool
+	// build returns the report in Result.Doc instead of writing it (Build).
+	build bool
 	// MaxEmbedding is the largest embedding (values) stored with a run
 	// (0: store.DefaultMaxEmbedding; negative: none).
 	MaxEmbedding int
@@ -66,6 +68,8 @@ type Result struct {
 	Summary execute.Summary
 	// Report is the path of the report written.
 	Report string
+	// Doc is the report (written to Report, except by Build).
+	Doc *report.Doc
 }
 
 // Run executes the script as opt says and writes its report. A failed run
@@ -101,6 +105,16 @@ func Run(ctx context.Context, opt Options) (Result, error) {
 		st.MaxEmbedding = opt.MaxEmbedding
 	}
 	return run(ctx, opt, st, nil)
+}
+
+// Build rebuilds the report of the script as a ReportOnly Run does, from
+// the database alone (opened read-only; opt.ReportOnly is implied), and
+// returns it without writing anything: what oerun export writes out as
+// CSV.
+func Build(ctx context.Context, opt Options) (*report.Doc, error) {
+	opt.ReportOnly, opt.build = true, true
+	res, err := Run(ctx, opt)
+	return res.Doc, err
 }
 
 // run executes one script against the open store; parent is the execution
@@ -147,9 +161,12 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	s.Lock()
 	doc, sum := s.Doc, s.Summary
 	s.Unlock()
-	res.Summary = sum
+	res.Summary, res.Doc = sum, doc
 	if doc == nil {
 		return res, errors.New(opt.Script + ": the script never called exp.Begin, so there is no report")
+	}
+	if opt.build {
+		return res, nil
 	}
 	if opt.ReportOnly && !opt.Force {
 		if err := doc.CheckReplace(opt.Reports); err != nil {

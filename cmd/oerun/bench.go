@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -43,17 +41,17 @@ func benchCommand(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	if *gpuSuite {
 		return gpuSuiteCommand(*algName, strings.Split(*suite, ","), *profileEpochs, *seed)
 	}
 	if *epochs < 1 {
-		return fmt.Errorf("--epochs must be ≥ 1, got %d", *epochs)
+		return usageErrorf("--epochs must be ≥ 1, got %d", *epochs)
 	}
 	if *threads < 0 {
-		return fmt.Errorf("--threads must be ≥ 0, got %d", *threads)
+		return usageErrorf("--threads must be ≥ 0, got %d", *threads)
 	}
 	alg, err := embed.New(*algName, nil)
 	if err != nil {
@@ -81,9 +79,9 @@ func benchCommand(args []string) error {
 			sz.name, sz.n, sz.d, sz.m, ms(med), ms(times[0]), float64(sz.m)/med.Seconds()/1e6)
 	}
 	if ran == 0 {
-		return errors.New("--sizes names none of: char, usps")
+		return usageErrorf("--sizes names none of: char, usps")
 	}
-	fmt.Fprintln(os.Stderr, "compare: make -C bench/baseline run (the plain C loop, same work)")
+	fmt.Fprintln(stderr(fs), "compare: make -C bench/baseline run (the plain C loop, same work)")
 	return nil
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -46,7 +45,7 @@ func gpuSuiteCommand(alg string, names []string, profileEpochs int, seed uint64)
 		return err
 	}
 	if profileEpochs < 0 {
-		return fmt.Errorf("--profile-epochs must be ≥ 0, got %d", profileEpochs)
+		return usageErrorf("--profile-epochs must be ≥ 0, got %d", profileEpochs)
 	}
 	info, err := embed.Lookup(alg)
 	if err != nil {
@@ -69,7 +68,7 @@ func gpuSuiteCommand(alg string, names []string, profileEpochs int, seed uint64)
 		}
 	}
 	if ran == 0 {
-		return errors.New("--suite names none of: mnist, covtype")
+		return usageErrorf("--suite names none of: mnist, covtype")
 	}
 	return nil
 }

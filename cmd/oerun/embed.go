@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/signal"
@@ -13,13 +16,15 @@ import (
 
 	_ "github.com/oe-lab/oe/lib/algorithms"
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/metrics"
+	"github.com/oe-lab/oe/lib/oenn"
 	"github.com/oe-lab/oe/lib/tripletloss"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
 func init() {
 	register("embed", command{
-		summary: "learn an embedding from a triplet file with a passive method (soe, ste, tste, cklx, ...)",
+		summary: "learn an embedding: from a triplet file, or from a dataset or points (every method, active ones included)",
 		run:     embedCommand,
 	})
 }
@@ -53,91 +58,181 @@ func (p paramFlags) Set(s string) error {
 	return nil
 }
 
-func embedCommand(args []string) error {
-	fs := newFlags("embed", "--algorithm soe --dim 2 --triplets t.csv|t.npy [--n N] --out emb.csv|emb.npy")
-	algName := fs.String("algorithm", "soe", "method: "+strings.Join(embed.Names(), ", "))
-	dim := fs.Int("dim", 2, "embedding dimension d")
-	tripPath := fs.String("triplets", "", "training triplets, .csv or .npy (required)")
-	n := fs.Int("n", 0, "number of items (0: from the file, else the largest index + 1)")
-	out := fs.String("out", "", "output embedding, .csv or .npy (float64, n×d) (required)")
-	seed := fs.Uint64("seed", 1, "random seed (same seed and --threads, same result)")
-	epochs := fs.Int("epochs", 0, "maximum number of epochs (0: the method's default; the stopping rule may end sooner)")
-	lr := fs.Float64("lr", 0, "learning rate (0: the method's default, 1 for SOE/STE/t-STE/CKL-x)")
-	batch := fs.Int("batch", 0, "batch size in triplets (0: min(#triplets, 1,000,000))")
-	threads := fs.Int("threads", 0, "worker threads (0: all cores)")
-	backend := fs.String("backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx, oenn on an NVIDIA GPU, in a binary built by make cuda) "+
+// embedFlags are oerun embed's flags.
+type embedFlags struct {
+	fs                                *flag.FlagSet
+	src                               *sourceFlags
+	algorithm, tripletPath, out, test string
+	backend, extendModel, saveModel   string
+	dim, epochs, batch, threads       int
+	seed                              uint64
+	lr                                float64
+	noStop, json                      bool
+	params                            paramFlags
+}
+
+const embedSynopsis = "--algorithm NAME --dim d (--triplets t.csv|t.npy | --dataset NAME | --points x.npy) [--test test.npy] [--json] --out emb.csv|emb.npy"
+
+func newEmbedFlags() *embedFlags {
+	fs := newFlags("embed", embedSynopsis)
+	f := &embedFlags{fs: fs, params: paramFlags{}}
+	fs.StringVar(&f.algorithm, "algorithm", "soe", "method, passive or active (oerun algorithms lists them): "+strings.Join(embed.Names(), ", "))
+	fs.IntVar(&f.dim, "dim", 2, "embedding dimension d (also the d of the λ·n·d·log₂ n triplets drawn from --dataset or --points)")
+	fs.StringVar(&f.tripletPath, "triplets", "", "training triplets of a passive method, .csv or .npy")
+	f.src = addSourceFlags(fs, "number of items: with --dataset a seeded subsample (0: the paper's size); "+
+		"with --triplets the items the indices refer to (0: the file's \"# n=N\" line, else the largest index + 1)")
+	fs.StringVar(&f.out, "out", "", "output embedding, .csv or .npy (float64, n×d)")
+	fs.StringVar(&f.test, "test", "", "test triplets (.csv or .npy) over the same items: prints their triplet error")
+	fs.BoolVar(&f.json, "json", false, "print a JSON summary (metric names as in results.db) on stdout instead of text")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the dataset's subsample, the triplets or oracle, and the fit (same seed, same result on CPU)")
+	fs.IntVar(&f.epochs, "epochs", 0, "maximum number of epochs (0: the method's default; the stopping rule may end sooner)")
+	fs.Float64Var(&f.lr, "lr", 0, "learning rate (0: the method's default, 1 for SOE/STE/t-STE/CKL-x)")
+	fs.IntVar(&f.batch, "batch", 0, "batch size in triplets (0: min(#triplets, 1,000,000))")
+	fs.IntVar(&f.threads, "threads", 0, "worker threads (0: all cores)")
+	fs.StringVar(&f.backend, "backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx, oenn on an NVIDIA GPU, in a binary built by make cuda) "+
 		"or auto (cuda where the method and this binary and machine support it, else cpu)")
-	noStop := fs.Bool("no-stop", false, "run all --epochs, ignoring the stopping rule")
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	extendModel := fs.String("extend", "", "OENN model file: embed the new items of --triplets with the out-of-sample extension")
-	saveModel := fs.String("save-model", "", "with --algorithm oenn: save the trained network here (for --extend)")
-	params := paramFlags{}
-	fs.Var(params, "param", "method hyper-parameter name=value, repeatable (e.g. mu=0.1 for cklx, alpha=3 for tste)")
-	if err := fs.Parse(args); err != nil {
+	fs.BoolVar(&f.noStop, "no-stop", false, "run all --epochs, ignoring the stopping rule")
+	fs.StringVar(&f.extendModel, "extend", "", "OENN model file: embed the new items of --triplets with the out-of-sample extension")
+	fs.StringVar(&f.saveModel, "save-model", "", "with --algorithm oenn: save the trained network here (for --extend)")
+	fs.Var(f.params, "param", "method hyper-parameter name=value, repeatable (e.g. mu=0.1 for cklx, alpha=3 for tste; oerun algorithms lists them)")
+	return f
+}
+
+// check validates the flags before anything is read or computed.
+func (f *embedFlags) check() error {
+	if err := noArgs(f.fs); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	if *tripPath == "" || *out == "" {
-		fs.Usage()
-		return errors.New("--triplets and --out are required")
-	}
-	if *extendModel != "" {
-		return runExtend(*extendModel, *tripPath, *out, *seed, *epochs)
+	sources := 0
+	for _, s := range []string{f.tripletPath, f.src.dataset, f.src.points} {
+		if s != "" {
+			sources++
+		}
 	}
 	switch {
-	case *dim < 1:
-		return fmt.Errorf("--dim must be ≥ 1, got %d", *dim)
-	case *n < 0:
-		return fmt.Errorf("--n must be ≥ 0, got %d", *n)
-	case *epochs < 0:
-		return fmt.Errorf("--epochs must be ≥ 0, got %d", *epochs)
-	case *batch < 0:
-		return fmt.Errorf("--batch must be ≥ 0, got %d", *batch)
-	case *threads < 0:
-		return fmt.Errorf("--threads must be ≥ 0, got %d", *threads)
-	case math.IsNaN(*lr) || math.IsInf(*lr, 0) || *lr < 0:
-		return fmt.Errorf("--lr must be finite and ≥ 0, got %v", *lr)
+	case f.out == "":
+		return usageErrorf("--out is required")
+	case sources != 1:
+		return usageErrorf("give one of --triplets, --dataset and --points")
+	case f.dim < 1:
+		return usageErrorf("--dim must be ≥ 1, got %d", f.dim)
+	case f.epochs < 0:
+		return usageErrorf("--epochs must be ≥ 0, got %d", f.epochs)
+	case f.batch < 0:
+		return usageErrorf("--batch must be ≥ 0, got %d", f.batch)
+	case f.threads < 0:
+		return usageErrorf("--threads must be ≥ 0, got %d", f.threads)
+	case math.IsNaN(f.lr) || math.IsInf(f.lr, 0) || f.lr < 0:
+		return usageErrorf("--lr must be finite and ≥ 0, got %v", f.lr)
+	case f.tripletPath != "" && f.src.n < 0:
+		return usageErrorf("--n must be ≥ 0, got %d", f.src.n)
 	}
-	info, err := embed.Lookup(*algName)
+	if f.src.given() {
+		return f.src.check()
+	}
+	for _, name := range []string{"lambda", "count", "noise", "level", "data-dim", "pca"} {
+		if set(f.fs, name) {
+			return usageErrorf("--%s draws triplets from --dataset or --points, not from --triplets", name)
+		}
+	}
+	return nil
+}
+
+// embedSummary is what oerun embed --json prints; the metric names are
+// those of results.db (README, "The results.db schema").
+type embedSummary struct {
+	Algorithm       string   `json:"algorithm"`
+	Backend         string   `json:"backend"`
+	Source          string   `json:"source"`
+	Items           int      `json:"items"`
+	Dim             int      `json:"dim"`
+	Triplets        int      `json:"triplets,omitempty"`
+	Queries         int64    `json:"queries,omitempty"`
+	Epochs          int      `json:"epochs"`
+	StopReason      string   `json:"stop_reason"`
+	FitSeconds      float64  `json:"fit_seconds"`
+	ConvergeSeconds float64  `json:"converge_seconds"`
+	TrainError      *float64 `json:"train_error,omitempty"`
+	TestError       *float64 `json:"test_error,omitempty"`
+	TestTriplets    int      `json:"test_triplets,omitempty"`
+	Out             string   `json:"out"`
+}
+
+func embedCommand(args []string) error {
+	f := newEmbedFlags()
+	if err := f.fs.Parse(args); err != nil {
+		return err
+	}
+	if f.extendModel != "" {
+		if err := noArgs(f.fs); err != nil {
+			return err
+		}
+		if f.tripletPath == "" || f.out == "" {
+			return usageErrorf("--extend needs --triplets and --out")
+		}
+		return runExtend(f.extendModel, f.tripletPath, f.out, f.seed, f.epochs, stderr(f.fs))
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	info, err := embed.Lookup(f.algorithm)
 	if err != nil {
 		return err
 	}
-	if info.Active {
-		return fmt.Errorf("%s is an active method: it queries an oracle and cannot learn from a triplet file", info.Name)
+	switch {
+	case info.Active && f.tripletPath != "":
+		return usageErrorf("%s is an active method: it asks an oracle for the triplets it needs; give --dataset or --points instead of --triplets", info.Name)
+	case info.Active && (set(f.fs, "lambda") || set(f.fs, "count")):
+		return usageErrorf("%s is an active method: how many queries it asks is its own (e.g. --param multiplier=2), not --lambda or --count", info.Name)
 	}
-	// Resolved and checked before the triplets are read, so that a backend
-	// that cannot run fails at once, saying why.
-	be, err := info.ResolveBackend(*backend)
+	// Resolved and checked before anything is read, so that a backend that
+	// cannot run fails at once, saying why.
+	be, err := info.ResolveBackend(f.backend)
 	if err != nil {
 		return err
 	}
 	if err := info.Available(be); err != nil {
 		return err
 	}
-	alg, err := embed.New(info.Name, embed.Params(params))
+	alg, err := embed.New(info.Name, embed.Params(f.params))
 	if err != nil {
 		return err
 	}
-	train, err := triplets.ReadFile(*tripPath, *n)
+	if err := checkOutput("out", f.out, matrixExts); err != nil {
+		return err
+	}
+	if f.saveModel != "" {
+		if _, ok := alg.(*oenn.OENN); !ok {
+			return usageErrorf("--save-model: %s has no model to save (only oenn has)", info.Name)
+		}
+		if err := checkOutput("save-model", f.saveModel, nil); err != nil {
+			return err
+		}
+	}
+	prob, source, err := f.problem(info)
 	if err != nil {
 		return err
+	}
+	var test *triplets.Set
+	if f.test != "" {
+		if test, err = triplets.ReadFile(f.test, prob.Items()); err != nil {
+			return err
+		}
 	}
 
-	opt := embed.Options{Seed: *seed, MaxEpochs: *epochs, LearningRate: *lr, BatchSize: *batch, Threads: *threads, Backend: be}
-	if *noStop {
+	opt := embed.Options{Seed: f.seed, MaxEpochs: f.epochs, LearningRate: f.lr, BatchSize: f.batch, Threads: f.threads, Backend: be}
+	if f.noStop {
 		opt.Stop = embed.DefaultStopRule()
 		opt.Stop.Disabled = true
 	}
-	var bar *progressBar
-	if !*quiet {
-		total := *epochs
+	var bar *epochBar
+	if !quiet(f.fs) {
+		total := f.epochs
 		if total == 0 {
 			// The methods' own cap; nominal for methods with another default.
 			total = tripletloss.DefaultMaxEpochs
 		}
-		bar = newProgressBar(os.Stderr, info.Name, total, !*noStop)
+		bar = newEpochBar(os.Stderr, info.Name, total, !f.noStop)
 		lastErr := math.NaN()
 		opt.Progress = func(e embed.Epoch) {
 			if !math.IsNaN(e.TrainError) {
@@ -146,32 +241,94 @@ func embedCommand(args []string) error {
 			bar.Update(e.Epoch, fmt.Sprintf("loss %.4g  train err %s", e.Loss, formatErr(lastErr)))
 		}
 	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := alg.Fit(ctx, embed.Problem{N: *n, Dim: *dim, Train: train}, opt)
-	if bar != nil && res != nil && len(res.Trace) > 0 {
-		last := res.Trace[len(res.Trace)-1]
-		bar.Finish(last.Epoch, fmt.Sprintf("loss %.4g  %s", last.Loss, res.StopReason))
-	} else if bar != nil {
-		fmt.Fprintln(os.Stderr)
+	res, err := alg.Fit(ctx, prob, opt)
+	if bar != nil {
+		if res != nil && len(res.Trace) > 0 {
+			last := res.Trace[len(res.Trace)-1]
+			bar.Finish(last.Epoch, fmt.Sprintf("loss %.4g  %s", last.Loss, res.StopReason))
+		} else {
+			bar.Finish(0, "")
+		}
 	}
 	if err != nil {
 		return err
 	}
-	if err := embed.WriteEmbedding(*out, res.Embedding); err != nil {
+
+	rows, _ := res.Embedding.Dims()
+	sum := embedSummary{Algorithm: info.Name, Backend: be, Source: source, Items: rows, Dim: f.dim, Queries: res.Queries,
+		Epochs: res.Epochs, StopReason: res.StopReason, FitSeconds: res.Elapsed.Seconds(), ConvergeSeconds: res.TimeToConverge.Seconds(), Out: f.out}
+	if prob.Train != nil {
+		sum.Triplets = prob.Train.Len()
+		e := metrics.TripletError(res.Embedding, prob.Train)
+		sum.TrainError = &e
+	}
+	if test != nil {
+		e := metrics.TripletError(res.Embedding, test)
+		sum.TestError, sum.TestTriplets = &e, test.Len()
+	}
+	outs := []output{{f.out, func() error { return embed.WriteEmbedding(f.out, res.Embedding) }}}
+	if f.saveModel != "" {
+		outs = append(outs, output{f.saveModel, func() error { return saveOENNModel(alg, f.saveModel) }})
+	}
+	if err := writeAll(outs); err != nil {
 		return err
 	}
-	if *saveModel != "" {
-		if err := saveOENNModel(alg, *saveModel); err != nil {
-			return err
-		}
+	input := fmt.Sprintf("%d triplets", sum.Triplets)
+	if info.Active {
+		input = fmt.Sprintf("%d oracle queries", sum.Queries)
 	}
-	rows, _ := res.Embedding.Dims()
-	fmt.Fprintf(os.Stderr, "%s on %s: %d items in %d dimensions from %d triplets: %d epochs (%s), %v (time to converge %v) → %s\n",
-		info.Name, be, rows, *dim, train.Len(), res.Epochs, res.StopReason,
-		roundDuration(res.Elapsed), roundDuration(res.TimeToConverge), *out)
+	fmt.Fprintf(stderr(f.fs), "%s on %s: %d items of %s in %d dimensions from %s: %d epochs (%s), %v (time to converge %v) → %s\n",
+		info.Name, be, rows, source, f.dim, input, res.Epochs, res.StopReason,
+		roundDuration(res.Elapsed), roundDuration(res.TimeToConverge), f.out)
+	if f.json {
+		return printJSON(os.Stdout, sum)
+	}
+	if info.Active {
+		fmt.Printf("queries      %d\n", sum.Queries)
+	}
+	if sum.TrainError != nil {
+		fmt.Printf("train error  %.4f  (%d training triplets)\n", *sum.TrainError, sum.Triplets)
+	}
+	if sum.TestError != nil {
+		fmt.Printf("test error   %.4f  (%d triplets of %s)\n", *sum.TestError, sum.TestTriplets, f.test)
+	}
 	return nil
+}
+
+// problem reads or draws what the method learns from: the training
+// triplets (passive) or an oracle (active), and names where they came
+// from.
+func (f *embedFlags) problem(info embed.Info) (embed.Problem, string, error) {
+	p := embed.Problem{Dim: f.dim}
+	if f.tripletPath != "" {
+		train, err := triplets.ReadFile(f.tripletPath, f.src.n)
+		if err != nil {
+			return p, "", err
+		}
+		p.N, p.Train = f.src.n, train
+		return p, f.tripletPath, nil
+	}
+	it, err := f.src.load(f.seed)
+	if err != nil {
+		return p, "", err
+	}
+	n, _ := it.x.Dims()
+	p.N = n
+	if info.Active {
+		p.Oracle, err = triplets.NewOracle(it.x, f.src.noiseModel(), f.seed)
+		return p, it.name, err
+	}
+	m, _ := f.src.tripletCount(n, f.dim)
+	if m < 1 {
+		return p, "", fmt.Errorf("%s: %d items give no triplets", it.name, n)
+	}
+	p.Train, err = triplets.Random(it.x, m, f.src.noiseModel(), f.seed, f.threads)
+	if err != nil {
+		return p, "", fmt.Errorf("%s: %w", it.name, err)
+	}
+	return p, it.name, nil
 }
 
 func formatErr(v float64) string {
@@ -179,4 +336,28 @@ func formatErr(v float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4f", v)
+}
+
+// printJSON writes v as indented JSON and a newline.
+func printJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// saveOENNModel saves the network that alg, an OENN that has been fitted,
+// trained; `oerun embed --save-model path` calls it after Fit.
+func saveOENNModel(alg embed.Algorithm, path string) error {
+	o, ok := alg.(*oenn.OENN)
+	if !ok {
+		return fmt.Errorf("--save-model: only oenn has a model to save, not %s", alg.Name())
+	}
+	m := o.Model()
+	if m == nil {
+		return errors.New("--save-model: oenn has no trained model (Fit did not succeed)")
+	}
+	return m.Save(path)
 }

@@ -2,9 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/oenn"
@@ -20,32 +19,34 @@ func init() {
 
 func extendCommand(args []string) error {
 	fs := newFlags("extend", "--model model.oenn --triplets new.csv --out emb.csv")
-	model := fs.String("model", "", "OENN model file saved by training (required)")
-	trips := fs.String("triplets", "", "triplets (.csv or .npy) involving new items: indices below the model's item count are its items, higher ones new (required)")
-	out := fs.String("out", "", "output CSV: one row per item, the model's items then the new ones (required)")
+	model := fs.String("model", "", "OENN model file saved by oerun embed --save-model")
+	trips := fs.String("triplets", "", "triplets (.csv or .npy) involving new items: indices below the model's item count are its items, higher ones new")
+	out := fs.String("out", "", "output embedding, .csv or .npy: one row per item, the model's items then the new ones")
 	seed := fs.Uint64("seed", 1, "random seed of the new network")
 	epochs := fs.Int("epochs", 0, "maximum number of epochs (0: OENN's default, with the paper's stopping rule)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
 	if *model == "" || *trips == "" || *out == "" {
-		fs.Usage()
-		return errors.New("--model, --triplets and --out are required")
+		return usageErrorf("--model, --triplets and --out are required")
 	}
-	return runExtend(*model, *trips, *out, *seed, *epochs)
+	return runExtend(*model, *trips, *out, *seed, *epochs, stderr(fs))
 }
 
 // runExtend loads the OENN model at modelPath, embeds the new items of the
 // triplets at tripletsPath with the paper's out-of-sample extension (a second
 // EmbNet trained with the first one frozen), and writes the embedding of all
-// items, the model's first, as CSV to outPath. epochs caps the training (0:
-// the default cap, with the paper's stopping rule).
-func runExtend(modelPath, tripletsPath, outPath string, seed uint64, epochs int) error {
+// items, the model's first, to outPath. epochs caps the training (0: the
+// default cap, with the paper's stopping rule). It says what it did on log.
+func runExtend(modelPath, tripletsPath, outPath string, seed uint64, epochs int, log io.Writer) error {
 	if epochs < 0 {
-		return fmt.Errorf("epochs must be ≥ 0, got %d", epochs)
+		return usageErrorf("--epochs must be ≥ 0, got %d", epochs)
+	}
+	if err := checkOutput("out", outPath, matrixExts); err != nil {
+		return err
 	}
 	m, err := oenn.Load(modelPath)
 	if err != nil {
@@ -59,25 +60,14 @@ func runExtend(modelPath, tripletsPath, outPath string, seed uint64, epochs int)
 	if err != nil {
 		return fmt.Errorf("%s: %w", tripletsPath, err)
 	}
+	if err := embed.WriteEmbedding(outPath, res.Embedding); err != nil {
+		return err
+	}
 	loss := 0.0
 	if len(res.Trace) > 0 {
 		loss = res.Trace[len(res.Trace)-1].Loss
 	}
-	fmt.Fprintf(os.Stderr, "oerun extend: %d new items after the model's %d, %d triplets: %d epochs (%s), final loss %.4g, %v\n",
-		set.N-m.Items(), m.Items(), set.Len(), res.Epochs, res.StopReason, loss, res.Elapsed.Round(1e6))
-	return embed.WriteEmbedding(outPath, res.Embedding)
-}
-
-// saveOENNModel saves the network that alg, an OENN that has been fitted,
-// trained; `oerun embed --save-model path` calls it after Fit.
-func saveOENNModel(alg embed.Algorithm, path string) error {
-	o, ok := alg.(*oenn.OENN)
-	if !ok {
-		return fmt.Errorf("--save-model: only oenn has a model to save, not %s", alg.Name())
-	}
-	m := o.Model()
-	if m == nil {
-		return errors.New("--save-model: oenn has no trained model (Fit did not succeed)")
-	}
-	return m.Save(path)
+	fmt.Fprintf(log, "%d new items after the model's %d, %d triplets: %d epochs (%s), final loss %.4g, %v → %s\n",
+		set.N-m.Items(), m.Items(), set.Len(), res.Epochs, res.StopReason, loss, roundDuration(res.Elapsed), outPath)
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func TestExtendCommand(t *testing.T) {
 	if err := saveOENNModel(&oenn.OENN{}, filepath.Join(dir, "x.oenn")); err == nil {
 		t.Error("saving an unfitted OENN should fail")
 	}
-	if err := runExtend(filepath.Join(dir, "missing.oenn"), trips, out, 1, 1); err == nil || !strings.Contains(err.Error(), "missing.oenn") {
+	if err := runExtend(filepath.Join(dir, "missing.oenn"), trips, out, 1, 1, io.Discard); err == nil || !strings.Contains(err.Error(), "missing.oenn") {
 		t.Errorf("missing model: err = %v", err)
 	}
 	if code := run([]string{"extend", "--model", model}); code == 0 {

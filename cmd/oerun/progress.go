@@ -5,76 +5,70 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/oe-lab/oe/runner/progress"
 )
 
-// progressBar draws a one-line progress bar, redrawn in place with a
-// carriage return, for long loops such as training epochs:
+// epochBar shows a fit's epochs on a progress.Line:
 //
 //	soe [#########.........]  450/1000  train err 0.0312  1.2s, ETA ≤ 1.5s
 //
-// It redraws at most every redrawEvery so that fast loops do not flood the
-// terminal. It is not safe for concurrent use.
-type progressBar struct {
-	w     io.Writer
+// redrawn in place on a terminal; in a log, a line at most every
+// progress.HeartbeatEvery, also while one long epoch runs.
+type epochBar struct {
+	line  *progress.Line
 	label string
 	total int
 	// bound marks the total as an upper bound (a run that may stop early),
 	// shown as "ETA ≤".
-	bound     bool
-	start     time.Time
-	lastDraw  time.Time
-	lastWidth int
+	bound bool
+	start time.Time
+	now   func() time.Time
+	// done and status are the state drawn; finished drops the ETA.
+	done     int
+	status   string
+	finished bool
 }
 
-const (
-	redrawEvery = 100 * time.Millisecond
-	barCells    = 24
-)
+const barCells = 24
 
-// newProgressBar starts a bar for total steps; bound says whether the loop
-// may finish before total.
-func newProgressBar(w io.Writer, label string, total int, bound bool) *progressBar {
-	return &progressBar{w: w, label: label, total: max(total, 1), bound: bound, start: time.Now()}
+// newEpochBar starts a bar for total epochs on w; bound says whether the
+// fit may finish before total.
+func newEpochBar(w io.Writer, label string, total int, bound bool) *epochBar {
+	b := &epochBar{label: label, total: max(total, 1), bound: bound, start: time.Now(), now: time.Now}
+	b.line = progress.NewLine(w, b.render)
+	return b
 }
 
-// Update reports that done steps have finished, with a short status text.
-func (p *progressBar) Update(done int, status string) {
-	now := time.Now()
-	if done < p.total && now.Sub(p.lastDraw) < redrawEvery {
-		return
-	}
-	p.lastDraw = now
-	p.draw(done, status, p.timing(done, now.Sub(p.start)))
+// Update reports that done epochs have finished, with a short status text.
+func (b *epochBar) Update(done int, status string) {
+	b.line.Update(func() { b.done, b.status = done, status })
 }
 
 // Finish draws the final state with the total elapsed time and ends the
-// line; done may fall short of the total when the loop stopped early.
-func (p *progressBar) Finish(done int, status string) {
-	p.draw(done, status, roundDuration(time.Since(p.start)).String())
-	fmt.Fprintln(p.w)
+// line; done may fall short of the total when the fit stopped early.
+func (b *epochBar) Finish(done int, status string) {
+	b.line.Finish(func() { b.done, b.status, b.finished = done, status, true })
 }
 
-func (p *progressBar) draw(done int, status, timing string) {
-	done = min(max(done, 0), p.total)
-	filled := done * barCells / p.total
-	line := fmt.Sprintf("%s [%s%s] %*d/%d  %s  %s", p.label,
+func (b *epochBar) render() string {
+	done := min(max(b.done, 0), b.total)
+	filled := done * barCells / b.total
+	return fmt.Sprintf("%s [%s%s] %*d/%d  %s  %s", b.label,
 		strings.Repeat("#", filled), strings.Repeat(".", barCells-filled),
-		len(fmt.Sprint(p.total)), done, p.total, status, timing)
-	// Pad with spaces to wipe a longer previous line.
-	pad := max(p.lastWidth-len(line), 0)
-	p.lastWidth = len(line)
-	fmt.Fprintf(p.w, "\r%s%s", line, strings.Repeat(" ", pad))
+		len(fmt.Sprint(b.total)), done, b.total, b.status, b.timing(done, b.now().Sub(b.start)))
 }
 
-// timing returns "elapsed, ETA …": the remaining steps at the mean pace so far.
-func (p *progressBar) timing(done int, elapsed time.Duration) string {
+// timing returns "elapsed, ETA …": the remaining epochs at the mean pace so
+// far.
+func (b *epochBar) timing(done int, elapsed time.Duration) string {
 	s := roundDuration(elapsed).String()
-	if done == 0 || done >= p.total {
+	if b.finished || done == 0 || done >= b.total {
 		return s
 	}
-	eta := time.Duration(float64(elapsed) / float64(done) * float64(p.total-done))
+	eta := time.Duration(float64(elapsed) / float64(done) * float64(b.total-done))
 	rel := "ETA"
-	if p.bound {
+	if b.bound {
 		rel = "ETA ≤"
 	}
 	return fmt.Sprintf("%s, %s %s", s, rel, roundDuration(eta))

@@ -7,57 +7,53 @@ import (
 	"time"
 )
 
-func TestProgressBar(t *testing.T) {
+func TestEpochBarRender(t *testing.T) {
 	tests := []struct {
 		name           string
 		bound          bool
+		finished       bool
 		done, total    int
 		want, wantNone []string
 	}{
-		{"half way, fixed total", false, 5, 10, []string{"[############............]", " 5/10", "ETA "}, []string{"ETA ≤"}},
-		{"half way, may stop early", true, 50, 100, []string{"ETA ≤"}, nil},
-		{"finished", false, 10, 10, []string{"[########################]", "10/10"}, []string{"ETA"}},
+		{"half way, fixed total", false, false, 5, 10, []string{"soe [############............]  5/10  train err 0.1234  1s, ETA 1s"}, []string{"ETA ≤"}},
+		{"half way, may stop early", true, false, 50, 100, []string{"ETA ≤ 1s"}, nil},
+		{"finished early", true, true, 50, 100, []string{" 50/100  train err 0.1234  1s"}, []string{"ETA"}},
+		{"finished", false, false, 10, 10, []string{"[########################]", "10/10"}, []string{"ETA"}},
 	}
 	for _, tc := range tests {
-		var buf bytes.Buffer
-		bar := newProgressBar(&buf, "soe", tc.total, tc.bound)
-		bar.start = time.Now().Add(-time.Second)
-		bar.Update(tc.done, "train err 0.1234")
-		line := buf.String()
-		if !strings.HasPrefix(line, "\rsoe [") || !strings.Contains(line, "train err 0.1234") {
-			t.Errorf("%s: line %q", tc.name, line)
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(line, w) {
-				t.Errorf("%s: %q lacks %q", tc.name, line, w)
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Unix(0, 0)
+			b := &epochBar{label: "soe", total: tc.total, bound: tc.bound, start: start, now: func() time.Time { return start.Add(time.Second) },
+				done: tc.done, status: "train err 0.1234", finished: tc.finished}
+			line := b.render()
+			for _, w := range tc.want {
+				if !strings.Contains(line, w) {
+					t.Errorf("%q lacks %q", line, w)
+				}
 			}
-		}
-		for _, w := range tc.wantNone {
-			if strings.Contains(line, w) {
-				t.Errorf("%s: %q has %q", tc.name, line, w)
+			for _, w := range tc.wantNone {
+				if strings.Contains(line, w) {
+					t.Errorf("%q has %q", line, w)
+				}
 			}
-		}
+		})
 	}
 }
 
-// Updates closer together than redrawEvery are dropped, except the last;
-// Finish ends the line without an ETA and wipes a longer previous line.
-func TestProgressBarThrottleAndFinish(t *testing.T) {
-	var buf bytes.Buffer
-	bar := newProgressBar(&buf, "x", 1000, true)
-	for i := 1; i <= 500; i++ {
-		bar.Update(i, "a long status text that is wide")
+// In a log file (anything but a terminal) the bar writes whole lines, no
+// carriage returns: the first state and the last, not one per epoch.
+func TestEpochBarInLog(t *testing.T) {
+	var out bytes.Buffer
+	b := newEpochBar(&out, "soe", 1000, true)
+	for e := 1; e <= 500; e++ {
+		b.Update(e, "loss 1")
 	}
-	if n := strings.Count(buf.String(), "\r"); n != 1 {
-		t.Errorf("%d redraws for 500 quick updates, want 1", n)
+	b.Finish(500, "converged")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if strings.Contains(out.String(), "\r") || len(lines) != 2 {
+		t.Fatalf("log output %q, want two lines without carriage returns", out.String())
 	}
-	buf.Reset()
-	bar.Finish(500, "done")
-	out := buf.String()
-	if !strings.HasSuffix(out, "\n") || strings.Contains(out, "ETA") || !strings.Contains(out, "500/1000  done") {
-		t.Errorf("finish line %q", out)
-	}
-	if !strings.HasSuffix(strings.TrimRight(out, "\n"), " ") {
-		t.Errorf("finish line %q does not wipe the longer previous line", out)
+	if !strings.Contains(lines[0], "  1/1000  loss 1") || !strings.Contains(lines[1], " 500/1000  converged") {
+		t.Errorf("lines %q", lines)
 	}
 }

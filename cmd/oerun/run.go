@@ -10,11 +10,12 @@ import (
 
 	_ "github.com/oe-lab/oe/lib/algorithms" // every method, by name
 	"github.com/oe-lab/oe/runner"
+	"github.com/oe-lab/oe/runner/report"
 )
 
 func init() {
 	register("run", command{
-		summary: "run experiment scripts, executing only the runs not yet in results.db",
+		summary: "run experiment scripts, executing only the runs not yet in results.db, and write their reports",
 		run:     func(args []string) error { return runScripts("run", args, false) },
 	})
 }
@@ -35,6 +36,8 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.IntVar(&f.opt.Threads, "threads", 0, "threads per run (0: the CPUs shared among the jobs)")
 		fs.BoolVar(&f.opt.RetryFailed, "retry-failed", false, "execute runs recorded as failed again")
 		fs.IntVar(&f.opt.MaxEmbedding, "max-embedding", 0, "store embeddings of at most this many values (0: 200000, -1: none)")
+	} else {
+		fs.BoolVar(&f.opt.Force, "force", false, "replace a report even if it shows more runs, or another profile, than the rebuilt one")
 	}
 	return fs, f
 }
@@ -56,15 +59,15 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func runScripts(name string, args []string, reportOnly bool) error {
-	fs, f := newScriptFlags(name, "[flags] experiments/X.go ...", !reportOnly)
+	fs, f := newScriptFlags(name, "[flags] experiments/X.go ... [flags]", !reportOnly)
 	scripts, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(scripts) == 0 {
-		fs.Usage()
-		return errors.New("no experiment script given")
+		return usageErrorf("no experiment script given")
 	}
+	f.opt.Quiet = quiet(fs)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var failed []string
@@ -76,18 +79,30 @@ func runScripts(name string, args []string, reportOnly bool) error {
 			if ctx.Err() != nil {
 				return err
 			}
-			fmt.Fprintf(os.Stderr, "oerun %s: %v\n", name, err)
+			if len(scripts) == 1 {
+				return explain(err)
+			}
+			fmt.Fprintf(os.Stderr, "oerun %s: %s: %v\n", name, script, explain(err))
 			failed = append(failed, script)
 			continue
 		}
 		if reportOnly {
-			fmt.Printf("%s: report %s rebuilt from %s (nothing run)\n", script, res.Report, opt.DB)
+			fmt.Fprintf(stderr(fs), "%s: report %s rebuilt from %s (nothing run)\n", script, res.Report, opt.DB)
 		} else {
-			fmt.Printf("%s: %v; report %s\n", script, res.Summary, res.Report)
+			fmt.Fprintf(stderr(fs), "%s: %v; report %s\n", script, res.Summary, res.Report)
 		}
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d scripts failed: %v", len(failed), len(scripts), failed)
 	}
 	return nil
+}
+
+// explain adds to err what the user can do about it.
+func explain(err error) error {
+	var re *report.ReplaceError
+	if errors.As(err, &re) {
+		return fmt.Errorf("%w (--force replaces it)", err)
+	}
+	return err
 }

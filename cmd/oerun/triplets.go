@@ -1,99 +1,111 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"math"
-	"os"
 
-	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
 func init() {
 	register("triplets", command{
-		summary: "generate random triplets (optionally noisy) from a dataset and write them to .csv or .npy",
+		summary: "draw random triplets (optionally noisy) from a dataset or points, with test triplets, points and labels to go with them",
 		run:     tripletsCommand,
 	})
 }
 
 func tripletsCommand(args []string) error {
-	fs := newFlags("triplets", "--dataset NAME [--n N] [--lambda 2] [--dim d | --count M] [--noise bernoulli|gaussian --level x]\n"+
-		"       [--seed s] [--data-dim k] [--pca k] [--threads t] --out file.csv|file.npy")
-	dataset := fs.String("dataset", "", "dataset name (required), e.g. uniform, gmm, mnist; see oerun data")
-	n := fs.Int("n", 0, "number of points (0: the paper's size for the dataset)")
-	lambda := fs.Float64("lambda", 2, "triplet multiplier λ: generate ⌈λ·n·d·log₂ n⌉ triplets")
+	fs := newFlags("triplets", "(--dataset NAME | --points x.npy) [--n N] [--lambda 2] [--dim d | --count M] [--noise bernoulli|gaussian --level x]\n"+
+		"       [--seed s] [--data-dim k] [--pca k] [--threads t] [--test-count M --test-out test.npy] [--points-out x.npy] [--labels-out y.npy]\n"+
+		"       --out file.csv|file.npy")
+	src := addSourceFlags(fs, "number of points of --dataset, a seeded subsample (0: the paper's size for the dataset)")
 	dim := fs.Int("dim", 2, "embedding dimension d in the triplet count")
-	count := fs.Int("count", 0, "number of triplets, instead of the λ·n·d·log₂ n rule")
-	noise := fs.String("noise", "", "noise model: bernoulli (flip probability --level) or gaussian (σ --level on distances); empty or none: no noise")
-	level := fs.Float64("level", 0, "noise level: flip probability or σ")
-	seed := fs.Uint64("seed", 1, "random seed for the dataset's subsample or generation and for the triplets")
-	dataDim := fs.Int("data-dim", 0, "dimension of a synthetic dataset's points (gmm, uniform; 0: its default)")
-	pca := fs.Int("pca", 0, "project the dataset onto its top k principal components first (0: no)")
+	seed := fs.Uint64("seed", 1, "random seed of the dataset's subsample or generation and of the triplets")
 	threads := fs.Int("threads", 0, "generator threads (0: all cores); the triplets do not depend on it")
-	out := fs.String("out", "", "output file, .csv or .npy (required)")
+	out := fs.String("out", "", "output triplets, .csv or .npy")
+	testCount := fs.Int("test-count", 0, "also draw this many fresh noiseless test triplets over the same items (the paper's test set: 10000)")
+	testOut := fs.String("test-out", "", "with --test-count: where to write the test triplets, .csv or .npy")
+	pointsOut := fs.String("points-out", "", "write the items' points (after subsampling and PCA), .csv or .npy, one row per item")
+	labelsOut := fs.String("labels-out", "", "write the items' class labels, .csv or .npy (datasets with labels only)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs); err != nil {
+		return err
 	}
-	if *dataset == "" || *out == "" {
-		fs.Usage()
-		return errors.New("--dataset and --out are required")
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case *n < 0:
-		return fmt.Errorf("--n must be ≥ 0, got %d", *n)
-	case *count < 0:
-		return fmt.Errorf("--count must be ≥ 0, got %d", *count)
-	case set["count"] && (set["lambda"] || set["dim"]):
-		return errors.New("give either --count or --lambda/--dim, not both")
-	case set["count"] && *count == 0:
-		return errors.New("--count must be ≥ 1")
-	case !(*lambda > 0) || math.IsInf(*lambda, 0):
-		return fmt.Errorf("--lambda must be finite and > 0, got %v", *lambda)
+	case !src.given() || *out == "":
+		return usageErrorf("--dataset (or --points) and --out are required")
+	case set(fs, "count") && set(fs, "dim"):
+		return usageErrorf("give either --count or --lambda/--dim, not both")
 	case *dim < 1:
-		return fmt.Errorf("--dim must be ≥ 1, got %d", *dim)
+		return usageErrorf("--dim must be ≥ 1, got %d", *dim)
 	case *threads < 0:
-		return fmt.Errorf("--threads must be ≥ 0, got %d", *threads)
-	case set["level"] && (*noise == "" || *noise == "none"):
-		return errors.New("--level needs --noise bernoulli or gaussian")
+		return usageErrorf("--threads must be ≥ 0, got %d", *threads)
+	case *testCount < 0:
+		return usageErrorf("--test-count must be ≥ 0, got %d", *testCount)
+	case (*testCount > 0) != (*testOut != ""):
+		return usageErrorf("--test-count and --test-out go together")
 	}
-	nz := triplets.Noise{Model: triplets.NoiseModel(*noise), Level: *level}
-	if *noise == "none" {
-		nz = triplets.Noise{}
-	}
-	if err := nz.Check(); err != nil {
+	if err := src.check(); err != nil {
 		return err
 	}
-	// Reject an unknown output format before the possibly long load and
-	// generation.
-	if _, err := triplets.FileFormat(*out); err != nil {
+	// Every output is checked before the possibly long load and generation.
+	if err := checkOutput("out", *out, tripletExts); err != nil {
 		return err
 	}
-	ds, err := datasets.Load(*dataset, datasets.Options{N: *n, Dim: *dataDim, PCA: *pca, Seed: *seed})
+	for _, o := range []struct {
+		flag, path string
+		exts       []string
+	}{{"test-out", *testOut, tripletExts}, {"points-out", *pointsOut, matrixExts}, {"labels-out", *labelsOut, labelsExts}} {
+		if o.path == "" {
+			continue
+		}
+		if err := checkOutput(o.flag, o.path, o.exts); err != nil {
+			return err
+		}
+	}
+	it, err := src.load(*seed)
 	if err != nil {
 		return err
 	}
-	items, _ := ds.X.Dims()
-	m := *count
-	rule := fmt.Sprintf("--count %d", m)
-	if !set["count"] {
-		m = triplets.Count(*lambda, items, *dim)
-		rule = fmt.Sprintf("⌈λ·n·d·log₂ n⌉ with λ=%g, n=%d, d=%d", *lambda, items, *dim)
+	if *labelsOut != "" && it.labels == nil {
+		return fmt.Errorf("--labels-out: %s has no labels", it.name)
 	}
-	s, err := triplets.Random(ds.X, m, nz, *seed, *threads)
+	n, _ := it.x.Dims()
+	m, rule := src.tripletCount(n, *dim)
+	s, err := triplets.Random(it.x, m, src.noiseModel(), *seed, *threads)
 	if err != nil {
-		return fmt.Errorf("%s: %w", ds.Name, err)
+		return fmt.Errorf("%s: %w", it.name, err)
 	}
-	if err := triplets.WriteFile(*out, s); err != nil {
+	outs := []output{{*out, func() error { return triplets.WriteFile(*out, s) }}}
+	if *testCount > 0 {
+		test, err := triplets.Random(it.x, *testCount, triplets.Noise{}, testSeed(*seed), *threads)
+		if err != nil {
+			return fmt.Errorf("%s: %w", it.name, err)
+		}
+		outs = append(outs, output{*testOut, func() error { return triplets.WriteFile(*testOut, test) }})
+	}
+	if *pointsOut != "" {
+		outs = append(outs, output{*pointsOut, func() error { return embed.WriteEmbedding(*pointsOut, it.x) }})
+	}
+	if *labelsOut != "" {
+		outs = append(outs, output{*labelsOut, func() error { return embed.WriteLabels(*labelsOut, it.labels) }})
+	}
+	if err := writeAll(outs); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stdout, "wrote %d triplets (%s; noise %v; seed %d) over %d items of %s to %s\n",
-		m, rule, nz, *seed, items, ds.Name, *out)
+	log := stderr(fs)
+	fmt.Fprintf(log, "wrote %d triplets (%s; noise %v; seed %d) over %d items of %s to %s\n",
+		m, rule, src.noiseModel(), *seed, n, it.name, *out)
+	if *testCount > 0 {
+		fmt.Fprintf(log, "wrote %d noiseless test triplets over the same items to %s\n", *testCount, *testOut)
+	}
+	if *pointsOut != "" {
+		fmt.Fprintf(log, "wrote the items' points to %s\n", *pointsOut)
+	}
+	if *labelsOut != "" {
+		fmt.Fprintf(log, "wrote the items' labels to %s\n", *labelsOut)
+	}
 	return nil
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oe-lab/oe/lib/embed"
+)
+
+func init() {
+	register("algorithms", command{
+		summary: "list the methods: passive or active, CPU or GPU, and their parameters with defaults and meaning",
+		run:     algorithmsCommand,
+	})
+}
+
+func algorithmsCommand(args []string) error {
+	fs := newFlags("algorithms", "[NAME ...]")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	names := fs.Args()
+	if len(names) == 0 {
+		names = embed.Names()
+	}
+	infos := make([]embed.Info, len(names))
+	for i, name := range names {
+		info, err := embed.Lookup(name)
+		if err != nil {
+			return err
+		}
+		infos[i] = info
+	}
+	writeAlgorithms(os.Stdout, infos)
+	return nil
+}
+
+// writeAlgorithms lists the methods, each with its kind, backends, version,
+// description and parameters (name, default, meaning), and a closing line
+// on whether CUDA works here.
+func writeAlgorithms(w io.Writer, infos []embed.Info) {
+	cudaProbed := false
+	var cudaErr error // why CUDA does not work here
+	for i, info := range infos {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		kind := "passive (learns from a triplet file or from triplets drawn from --dataset/--points)"
+		if info.Active {
+			kind = "active (asks an oracle over --dataset or --points; oerun embed prints the queries)"
+		}
+		backends := []string{embed.BackendCPU}
+		for b := range info.Backends {
+			backends = append(backends, b)
+		}
+		sort.Strings(backends)
+		fmt.Fprintf(w, "%s  %s\n", info.Name, info.Doc)
+		fmt.Fprintf(w, "  %s; runs on %s; version %d\n", kind, strings.Join(backends, ", "), info.Version)
+		if probe := info.Backends[embed.BackendCUDA]; probe != nil && !cudaProbed {
+			cudaProbed, cudaErr = true, probe()
+		}
+		if len(info.Params) == 0 {
+			fmt.Fprintln(w, "  no parameters")
+			continue
+		}
+		width := 0
+		for _, p := range info.ParamNames() {
+			width = max(width, len(p)+1+len(strconv.FormatFloat(info.Params[p], 'g', -1, 64)))
+		}
+		for _, p := range info.ParamNames() {
+			def := p + "=" + strconv.FormatFloat(info.Params[p], 'g', -1, 64)
+			fmt.Fprintf(w, "  --param %-*s  %s\n", width+1, def, info.ParamDocs[p])
+		}
+	}
+	switch {
+	case cudaProbed && cudaErr == nil:
+		fmt.Fprintln(w, "\ncuda: works in this binary on this machine (--backend cuda)")
+	case cudaProbed:
+		fmt.Fprintf(w, "\ncuda: not here (%v)\n", cudaErr)
+	}
+}
