@@ -228,11 +228,17 @@ func embedCommand(args []string) error {
 	var bar *epochBar
 	if !quiet(f.fs) {
 		total := f.epochs
-		if total == 0 {
+		switch {
+		case info.Active:
+			total = 0 // LOE and LLOE report no epochs while they run
+		case total == 0:
 			// The methods' own cap; nominal for methods with another default.
 			total = tripletloss.DefaultMaxEpochs
 		}
 		bar = newEpochBar(os.Stderr, info.Name, total, !f.noStop)
+		if total == 0 {
+			bar.Update(0, "running")
+		}
 		lastErr := math.NaN()
 		opt.Progress = func(e embed.Epoch) {
 			if !math.IsNaN(e.TrainError) {
@@ -248,8 +254,10 @@ func embedCommand(args []string) error {
 		if res != nil && len(res.Trace) > 0 {
 			last := res.Trace[len(res.Trace)-1]
 			bar.Finish(last.Epoch, fmt.Sprintf("loss %.4g  %s", last.Loss, res.StopReason))
+		} else if res != nil {
+			bar.Finish(res.Epochs, fmt.Sprintf("%d epochs, %s", res.Epochs, res.StopReason))
 		} else {
-			bar.Finish(0, "")
+			bar.Finish(0, "failed")
 		}
 	}
 	if err != nil {

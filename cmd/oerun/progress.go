@@ -33,9 +33,10 @@ type epochBar struct {
 const barCells = 24
 
 // newEpochBar starts a bar for total epochs on w; bound says whether the
-// fit may finish before total.
+// fit may finish before total. With total 0 (a method that reports no
+// epochs while it runs) it shows the elapsed time only.
 func newEpochBar(w io.Writer, label string, total int, bound bool) *epochBar {
-	b := &epochBar{label: label, total: max(total, 1), bound: bound, start: time.Now(), now: time.Now}
+	b := &epochBar{label: label, total: total, bound: bound, start: time.Now(), now: time.Now}
 	b.line = progress.NewLine(w, b.render)
 	return b
 }
@@ -52,11 +53,15 @@ func (b *epochBar) Finish(done int, status string) {
 }
 
 func (b *epochBar) render() string {
+	elapsed := b.now().Sub(b.start)
+	if b.total <= 0 {
+		return fmt.Sprintf("%s  %s  %s", b.label, b.status, roundDuration(elapsed))
+	}
 	done := min(max(b.done, 0), b.total)
 	filled := done * barCells / b.total
 	return fmt.Sprintf("%s [%s%s] %*d/%d  %s  %s", b.label,
 		strings.Repeat("#", filled), strings.Repeat(".", barCells-filled),
-		len(fmt.Sprint(b.total)), done, b.total, b.status, b.timing(done, b.now().Sub(b.start)))
+		len(fmt.Sprint(b.total)), done, b.total, b.status, b.timing(done, elapsed))
 }
 
 // timing returns "elapsed, ETA …": the remaining epochs at the mean pace so

@@ -19,6 +19,7 @@ func TestEpochBarRender(t *testing.T) {
 		{"half way, may stop early", true, false, 50, 100, []string{"ETA ≤ 1s"}, nil},
 		{"finished early", true, true, 50, 100, []string{" 50/100  train err 0.1234  1s"}, []string{"ETA"}},
 		{"finished", false, false, 10, 10, []string{"[########################]", "10/10"}, []string{"ETA"}},
+		{"no epochs reported", false, false, 0, 0, []string{"soe  train err 0.1234  1s"}, []string{"[", "ETA"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
