@@ -5,6 +5,7 @@
 // annotated heat maps. Save writes a figure as PNG and SVG.
 //
 // Every function returns a *plot.Plot of gonum/plot, so a caller can adjust
-// it before saving. Non-finite samples (failed runs) are left out of means
+// it before saving. Save and Draw put the legend in a column beside the
+// plot, never over the data (gonum/plot draws it inside the data area). Non-finite samples (failed runs) are left out of means
 // and error bars rather than drawn.
 package plot

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -77,7 +78,6 @@ func newPlot(ax Axes) *gplot.Plot {
 	p.Title.Text = ax.Title
 	p.X.Label.Text = ax.X
 	p.Y.Label.Text = ax.Y
-	p.Legend.Top = true
 	if ax.LogX {
 		p.X.Scale = gplot.LogScale{}
 		p.X.Tick.Marker = gplot.LogTicks{Prec: -1}
@@ -166,7 +166,6 @@ func Bars(ax Axes, categories []string, series []Series) (*gplot.Plot, error) {
 		return nil, errors.New("plot: a bar chart needs at least one category and one series")
 	}
 	p := newPlot(ax)
-	p.Legend.Top = true
 	width := vg.Points(math.Max(3, math.Min(14, 220/float64(len(categories)*len(series)))))
 	drawn := 0
 	for i, s := range series {
@@ -228,13 +227,14 @@ func Bars(ax Axes, categories []string, series []Series) (*gplot.Plot, error) {
 		return nil, errors.New("plot: no finite values to draw")
 	}
 	p.NominalX(categories...)
-	// Room for the groups' outer bars and, above them, for the legend.
+	// Room for the groups' outer bars, and a little above the highest error
+	// bar (the legend is drawn beside the data: Draw).
 	p.X.Min, p.X.Max = -0.5, float64(len(categories))-0.5
 	if ax.LogY {
-		p.Y.Max *= 4
+		p.Y.Max *= 1.5
 	} else {
 		p.Y.Min = 0
-		p.Y.Max *= 1.1 + 0.05*float64(len(series))
+		p.Y.Max *= 1.05
 	}
 	return p, nil
 }
@@ -258,8 +258,9 @@ func (o offsetPlotter) Plot(c draw.Canvas, p *gplot.Plot) {
 // DataRange is the wrapped plotter's, so that the axes fit it.
 func (o offsetPlotter) DataRange() (xmin, xmax, ymin, ymax float64) { return o.plotter.DataRange() }
 
-// Save writes p as base+".png" and base+".svg", creating base's folder. The
-// size is w × h. A panic of gonum/plot while drawing (it panics on, e.g., a
+// Save writes p as base+".png" and base+".svg", creating base's folder,
+// drawn by Draw (the legend beside the data, never over it). The size is
+// w × h. A panic of gonum/plot while drawing (it panics on, e.g., a
 // non-positive value on a log axis) is returned as an error.
 func Save(p *gplot.Plot, base string, w, h vg.Length) (err error) {
 	defer func() {
@@ -271,9 +272,66 @@ func Save(p *gplot.Plot, base string, w, h vg.Length) (err error) {
 		return err
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		if err := p.Save(w, h, base+ext); err != nil {
+		c, err := draw.NewFormattedCanvas(w, h, ext[1:])
+		if err != nil {
+			return fmt.Errorf("plot: save %s%s: %w", base, ext, err)
+		}
+		Draw(draw.New(c), p)
+		if err := writeTo(base+ext, c); err != nil {
 			return fmt.Errorf("plot: save %s%s: %w", base, ext, err)
 		}
 	}
 	return nil
+}
+
+func writeTo(path string, c io.WriterTo) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// legendGap is the space between the plot and a legend beside it.
+const legendGap = 6 // points
+
+// Draw draws p on c with its legend, if it has entries, in a column to the
+// right of the plot, its top level with the top of the data area: outside
+// the data, so that it never covers a line, bar or point (gonum/plot draws
+// the legend inside the data area). p is not changed.
+func Draw(c draw.Canvas, p *gplot.Plot) {
+	plotC, legendC, ok := layout(c, p)
+	if !ok {
+		p.Draw(c)
+		return
+	}
+	bare := *p
+	bare.Legend = gplot.NewLegend() // none inside the data area
+	bare.Draw(plotC)
+	l := p.Legend
+	l.Top, l.Left = true, true
+	l.XOffs, l.YOffs = 0, 0
+	l.Draw(legendC)
+}
+
+// layout splits c into the plot's part and, to its right, the legend's
+// column as high as the data area; ok is false for a plot without legend
+// entries.
+func layout(c draw.Canvas, p *gplot.Plot) (plotC, legendC draw.Canvas, ok bool) {
+	r := p.Legend.Rectangle(c)
+	width := r.Max.X - r.Min.X
+	if width <= 0 {
+		return c, draw.Canvas{}, false
+	}
+	plotC = draw.Crop(c, 0, -(width + vg.Points(legendGap)), 0, 0)
+	data := p.DataCanvas(plotC)
+	legendC = draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+		Min: vg.Point{X: c.Max.X - width, Y: c.Min.Y},
+		Max: vg.Point{X: c.Max.X, Y: data.Max.Y},
+	}}
+	return plotC, legendC, true
 }

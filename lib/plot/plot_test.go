@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 func TestMeanSD(t *testing.T) {
@@ -137,4 +139,54 @@ func ExampleMeanSD() {
 	mean, sd, n := MeanSD([]float64{0.1, 0.3, math.NaN()})
 	fmt.Printf("%.2f ± %.2f over %d runs\n", mean, sd, n)
 	// Output: 0.20 ± 0.14 over 2 runs
+}
+
+// Legends never cover data (#15: the test-error bar chart hid the uniform
+// bars under its legend): drawn beside the plot, the legend changes no
+// pixel of it, and its column lies right of the data area.
+func TestLegendBesideData(t *testing.T) {
+	many := make([]Series, 10) // ten algorithms, as in the general experiment
+	for i := range many {
+		many[i] = Series{Name: fmt.Sprintf("algorithm %d", i), Samples: [][]float64{{0.5}, {0.9 - 0.01*float64(i)}}}
+	}
+	bars, err := Bars(Axes{Title: "test error", Y: "error"}, []string{"char", "uniform"}, many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := Lines(Axes{Title: "error"}, []Series{{Name: "soe", X: []float64{1, 2}, Samples: [][]float64{{0.9}, {0.95}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scatter, err := Scatter(Axes{}, mat.NewDense(4, 2, []float64{0, 0, 1, 1, 0, 1, 1, 0}), []int{0, 1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const w, h = 7 * vg.Inch, 4.5 * vg.Inch
+	for name, p := range map[string]*gplot.Plot{"bars": bars, "lines": lines, "scatter": scatter} {
+		t.Run(name, func(t *testing.T) {
+			with := vgimg.New(w, h)
+			Draw(draw.New(with), p)
+			c := draw.New(vgimg.New(w, h))
+			plotC, legendC, ok := layout(c, p)
+			if !ok {
+				t.Fatal("no legend")
+			}
+			if data := p.DataCanvas(plotC); legendC.Min.X < data.Max.X {
+				t.Errorf("legend column starts at x = %v, inside the data area (to %v)", legendC.Min.X, data.Max.X)
+			}
+			without := vgimg.New(w, h)
+			bare := *p
+			bare.Legend = gplot.NewLegend()
+			bare.Draw(draw.Crop(draw.New(without), 0, plotC.Max.X-c.Max.X, 0, 0))
+			a, b := with.Image(), without.Image()
+			limit := int(float64(legendC.Min.X) * with.DPI() / 72)
+			for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+				for x := a.Bounds().Min.X; x < limit; x++ {
+					if a.At(x, y) != b.At(x, y) {
+						t.Fatalf("the legend changed pixel (%d, %d) of the plot", x, y)
+					}
+				}
+			}
+		})
+	}
 }
