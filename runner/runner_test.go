@@ -257,3 +257,28 @@ func TestReportStandInFromDatabase(t *testing.T) {
 		t.Errorf("report has missing runs:\n%s", md)
 	}
 }
+
+// Build rebuilds the report from the database and writes nothing.
+func TestBuild(t *testing.T) {
+	dir := t.TempDir()
+	var calls atomic.Int64
+	reports := filepath.Join(dir, "reports")
+	opt := Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "r.db"), Reports: reports, Profile: "smoke",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	if _, err := Run(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(reports); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Runs != 6 || doc.Profile != "smoke" || calls.Load() != 6 {
+		t.Errorf("built a report of %d runs at %q after %d evaluations, want 6 at smoke after 6", doc.Runs, doc.Profile, calls.Load())
+	}
+	if _, err := os.Stat(reports); !os.IsNotExist(err) {
+		t.Errorf("Build wrote %s (%v)", reports, err)
+	}
+}

@@ -31,3 +31,23 @@ func ExampleWriteEmbedding() {
 	// ⎡  0    1⎤
 	// ⎣2.5   -3⎦
 }
+
+// Class labels go with an embedding: one integer per item, as CSV or as a
+// NumPy int64 array.
+func ExampleWriteLabels() {
+	dir, err := os.MkdirTemp("", "labels")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "y.npy")
+	if err := embed.WriteLabels(path, []int{3, 1, 4}); err != nil {
+		panic(err)
+	}
+	back, err := embed.ReadLabels(path)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(back)
+	// Output: [3 1 4]
+}

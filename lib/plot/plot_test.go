@@ -190,3 +190,19 @@ func TestLegendBesideData(t *testing.T) {
 		})
 	}
 }
+
+// Draw renders a figure on any gonum/plot canvas, its legend beside the
+// data; Save uses it for the PNG and SVG files.
+func ExampleDraw() {
+	p, err := Bars(Axes{Title: "test error"}, []string{"char", "uniform"}, []Series{
+		{Name: "soe", Samples: [][]float64{{0.03}, {0.02}}},
+		{Name: "oenn", Samples: [][]float64{{0.15}, {0.46}}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	c := vgimg.New(4*vg.Inch, 3*vg.Inch)
+	Draw(draw.New(c), p)
+	fmt.Println(c.Image().Bounds())
+	// Output: (0,0)-(384,288)
+}

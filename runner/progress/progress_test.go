@@ -99,3 +99,20 @@ func ExampleBar() {
 	fmt.Println(strings.Fields(b.String())[2])
 	// Output: 5/10
 }
+
+// A Line renders the caller's state, which changes inside Update; in a log
+// (here a buffer) it prints the first state and then a line at most every
+// HeartbeatEvery, and the last state on Finish.
+func ExampleLine() {
+	var out bytes.Buffer
+	done := 0
+	l := NewLine(&out, func() string { return fmt.Sprintf("%d/3 files", done) })
+	for i := 0; i < 3; i++ {
+		l.Update(func() { done++ })
+	}
+	l.Finish(nil)
+	fmt.Print(out.String())
+	// Output:
+	// 1/3 files
+	// 3/3 files
+}

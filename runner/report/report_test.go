@@ -160,3 +160,15 @@ func TestCheckReplace(t *testing.T) {
 		})
 	}
 }
+
+// CheckReplace keeps a report from being replaced by one that shows less.
+func ExampleDoc_CheckReplace() {
+	dir, _ := os.MkdirTemp("", "reports")
+	defer os.RemoveAll(dir)
+	(&Doc{Name: "general", Question: "Which algorithm?", Profile: "quick", Runs: 120}).Write(dir)
+	rebuilt := &Doc{Name: "general", Question: "Which algorithm?", Profile: "quick", Runs: 0}
+	err := rebuilt.CheckReplace(dir)
+	var re *ReplaceError
+	fmt.Println(errors.As(err, &re), re.Runs, re.NewRuns)
+	// Output: true 120 0
+}
