@@ -77,21 +77,26 @@ func writeFile(path string, write func(io.Writer) error) (err error) {
 // ReadEmbedding reads an embedding written by WriteEmbedding (or any CSV of
 // equally long numeric rows, or a float64/float32 2-D .npy array).
 func ReadEmbedding(path string) (*mat.Dense, error) {
+	return readFile(path, readNPY, readCSV)
+}
+
+// readFile reads path with fromNPY when it ends in .npy, else with fromCSV.
+func readFile[T any](path string, fromNPY, fromCSV func(io.Reader) (T, error)) (T, error) {
+	var v T
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("embed: %w", err)
+		return v, fmt.Errorf("embed: %w", err)
 	}
 	defer f.Close()
-	var emb *mat.Dense
 	if isNPY(path) {
-		emb, err = readNPY(bufio.NewReader(f))
+		v, err = fromNPY(bufio.NewReader(f))
 	} else {
-		emb, err = readCSV(f)
+		v, err = fromCSV(f)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("embed: read %s: %w", path, err)
+		return v, fmt.Errorf("embed: read %s: %w", path, err)
 	}
-	return emb, nil
+	return v, nil
 }
 
 func isNPY(path string) bool { return strings.EqualFold(filepath.Ext(path), ".npy") }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,21 +39,7 @@ func WriteLabels(path string, labels []int) error {
 // little-endian int32, int64 or whole float64 values. Errors name the line
 // or element at fault.
 func ReadLabels(path string) ([]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("embed: %w", err)
-	}
-	defer f.Close()
-	var labels []int
-	if isNPY(path) {
-		labels, err = readLabelsNPY(bufio.NewReader(f))
-	} else {
-		labels, err = readLabelsCSV(f)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("embed: read %s: %w", path, err)
-	}
-	return labels, nil
+	return readFile(path, readLabelsNPY, readLabelsCSV)
 }
 
 func readLabelsCSV(r io.Reader) ([]int, error) {
