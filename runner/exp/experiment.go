@@ -137,7 +137,8 @@ func (e *Experiment) Run(runs []Run) Results {
 		if e.s.ReportOnly {
 			// A report shows what the runs recorded, whatever data files
 			// this machine has.
-			if d, ok := e.stored(r); ok {
+			if d, ok := e.stored(r, func(r Run, used string) declared { return e.declare(r, used, false) }); ok {
+				e.declare(r, d.used, true) // the note on a stand-in's size
 				todo = append(todo, d)
 				continue
 			}
@@ -190,8 +191,9 @@ func (e *Experiment) declare(r Run, used string, note bool) declared {
 // stored returns r as the store holds it: on its own dataset or on its
 // stand-in (the run's stands_in_for then names r.Dataset), preferring the
 // one that the script's last execution at this profile declared; false
-// when the store holds neither.
-func (e *Experiment) stored(r Run) (declared, bool) {
+// when the store holds neither. as declares r on a dataset, as the caller
+// (Run, Extension) does.
+func (e *Experiment) stored(r Run, as func(r Run, used string) declared) (declared, bool) {
 	ctx := context.Background()
 	if e.lastDeclared == nil {
 		members, err := e.s.Store.Members(ctx, e.s.Name, e.s.Profile)
@@ -209,7 +211,7 @@ func (e *Experiment) stored(r Run) (declared, bool) {
 	}
 	var found []declared
 	for _, used := range candidates {
-		d := e.declare(r, used, false)
+		d := as(r, used)
 		st, err := e.s.Store.Statuses(ctx, []string{d.job.Key})
 		if err != nil {
 			panic(fmt.Errorf("exp: %w", err))
@@ -230,7 +232,6 @@ func (e *Experiment) stored(r Run) (declared, bool) {
 	}
 	if d.used != r.Dataset {
 		e.noteStandIn(r.Dataset, d.used)
-		e.declare(r, d.used, true)
 	}
 	return d, true
 }

@@ -38,19 +38,29 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 			e.Note("Algorithm oenn is not registered in this build; the out-of-sample runs were skipped.")
 			return nil
 		}
+		as := func(r Run, used string) declared {
+			c, err := r.config(used).Normalize()
+			if err != nil {
+				panic(fmt.Errorf("exp: run %+v: %w", r, err))
+			}
+			if c, err = protocol.Job(c); err != nil {
+				panic(err)
+			}
+			return declared{r, used, c}
+		}
+		if e.s.ReportOnly {
+			// As in Run: the data the runs recorded, not the files here.
+			if d, ok := e.stored(r, as); ok {
+				todo = append(todo, d)
+				continue
+			}
+		}
 		used, ok := e.resolve(r)
 		if !ok {
 			e.Note(fmt.Sprintf("Dataset %s is not available here and has no stand-in; its out-of-sample runs were skipped.", r.Dataset))
 			continue
 		}
-		c, err := r.config(used).Normalize()
-		if err != nil {
-			panic(fmt.Errorf("exp: run %+v: %w", r, err))
-		}
-		if c, err = protocol.Job(c); err != nil {
-			panic(err)
-		}
-		todo = append(todo, declared{r, used, c})
+		todo = append(todo, as(r, used))
 	}
 	ctx := context.Background()
 	if !e.s.ReportOnly {
