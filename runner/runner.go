@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/oe-lab/oe/runner/evaluate"
 	"github.com/oe-lab/oe/runner/execute"
@@ -60,6 +62,13 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// Eval computes a run (default: runner/evaluate).
 	Eval execute.EvalFunc
+	// Defer, when set, receives the runs the script would execute (those
+	// missing from the database, or failed with RetryFailed), in order, and
+	// Run executes none of them. The report says they are missing, and Run
+	// records the script's execution only when it deferred none.
+	Defer func([]execute.Pending)
+	// declareOnly: see Declare.
+	declareOnly bool
 }
 
 // Result is what a script execution did.
@@ -70,6 +79,8 @@ type Result struct {
 	Report string
 	// Doc is the report (written to Report, except by Build).
 	Doc *report.Doc
+	// Deferred counts the runs handed to Options.Defer.
+	Deferred int
 }
 
 // Run executes the script as opt says and writes its report. A failed run
@@ -81,30 +92,108 @@ type Result struct {
 func Run(ctx context.Context, opt Options) (Result, error) {
 	opt = withDefaults(opt)
 	var res Result
-	switch exp.Profile(opt.Profile) {
-	case exp.Smoke, exp.Quick, exp.Paper:
-	default:
-		return res, fmt.Errorf("unknown profile %q (want smoke, quick or paper)", opt.Profile)
+	if err := checkProfile(opt.Profile); err != nil {
+		return res, err
 	}
 	if _, err := os.Stat(opt.Script); err != nil {
 		return res, err
 	}
+	st, err := OpenStore(opt)
+	if err != nil {
+		return res, err
+	}
+	defer st.Close()
+	return run(ctx, opt, st, nil)
+}
+
+// OpenStore opens the database opt.DB as Run does: read-only under
+// ReportOnly, else for writing, with opt's limit on stored embeddings.
+func OpenStore(opt Options) (*store.Store, error) {
+	opt = withDefaults(opt)
 	open := store.Open
 	if opt.ReportOnly {
 		open = store.OpenReadOnly
 	}
 	st, err := open(opt.DB)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	defer st.Close()
 	switch {
 	case opt.MaxEmbedding < 0:
 		st.MaxEmbedding = 0
 	case opt.MaxEmbedding > 0:
 		st.MaxEmbedding = opt.MaxEmbedding
 	}
-	return run(ctx, opt, st, nil)
+	return st, nil
+}
+
+// Executor returns the executor that Run executes opt's runs with into st;
+// label names them on the progress bar.
+func Executor(opt Options, st *store.Store, label string) *execute.Executor {
+	opt = withDefaults(opt)
+	progress := opt.Stderr
+	if opt.Quiet {
+		progress = nil
+	}
+	return &execute.Executor{Store: st, Experiment: label, Jobs: opt.Jobs, Threads: opt.Threads,
+		RetryFailed: opt.RetryFailed, Eval: opt.Eval, Host: hostinfo.Current(), Progress: progress}
+}
+
+// Declare returns the runs that the script opt.Script declares at
+// opt.Profile and the database opt.DB lacks (or holds as failed, with
+// opt.RetryFailed), each once and with the evaluation that computes it, in
+// the order the script declares them; a script it reads with exp's Section
+// that has not run comes first. It executes none of them and changes
+// nothing: the script runs as under Run with a Defer that collects the runs,
+// but quietly, with the database opened read-only (a missing one holds no
+// runs), recording nothing and writing no report. `oerun plan` lists the
+// runs so; `oerun run --shard` and `--budget` execute them with
+// execute.Executor's ExecutePending.
+func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
+	opt.Quiet, opt.ReportOnly = true, false
+	opt = withDefaults(opt)
+	if err := checkProfile(opt.Profile); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(opt.Script); err != nil {
+		return nil, err
+	}
+	st, err := store.OpenReadOnly(opt.DB)
+	if errors.Is(err, fs.ErrNotExist) {
+		var dir string
+		if dir, err = os.MkdirTemp("", "oe-declare"); err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		st, err = store.Open(filepath.Join(dir, "empty.db"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var runs []execute.Pending
+	seen := map[string]bool{}
+	opt.declareOnly = true
+	opt.Defer = func(p []execute.Pending) {
+		for _, r := range p {
+			if !seen[r.Job.Key] {
+				seen[r.Job.Key] = true
+				runs = append(runs, r)
+			}
+		}
+	}
+	if _, err := run(ctx, opt, st, nil); err != nil {
+		return nil, err
+	}
+	return runs, nil
+}
+
+func checkProfile(p string) error {
+	switch exp.Profile(p) {
+	case exp.Smoke, exp.Quick, exp.Paper:
+		return nil
+	}
+	return fmt.Errorf("unknown profile %q (want smoke, quick or paper)", p)
 }
 
 // Build rebuilds the report of the script as a ReportOnly Run does, from
@@ -128,15 +217,18 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 		return res, err
 	}
 	name := strings.TrimSuffix(filepath.Base(opt.Script), ".go")
-	progress := opt.Stderr
-	if opt.Quiet {
-		progress = nil
-	}
 	s := &session.Session{
 		Name: name, ScriptDir: filepath.Dir(opt.Script), Profile: opt.Profile, ReportOnly: opt.ReportOnly,
-		Store: st, Command: command(opt), Parent: parent,
-		Exec: &execute.Executor{Store: st, Experiment: name, Jobs: opt.Jobs, Threads: opt.Threads,
-			RetryFailed: opt.RetryFailed, Eval: opt.Eval, Host: hostinfo.Current(), Progress: progress},
+		Store: st, Command: command(opt), Parent: parent, Exec: Executor(opt, st, name),
+	}
+	// A script that Section requires hands its runs to the same Defer, but
+	// counts its own.
+	var deferred atomic.Int64
+	if opt.Defer != nil {
+		s.Exec.Defer = func(p []execute.Pending) {
+			deferred.Add(int64(len(p)))
+			opt.Defer(p)
+		}
 	}
 	// The required script runs under ctx, so that oerun's interrupt stops
 	// it as it stops this one.
@@ -161,11 +253,11 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	s.Lock()
 	doc, sum := s.Doc, s.Summary
 	s.Unlock()
-	res.Summary, res.Doc = sum, doc
+	res.Summary, res.Doc, res.Deferred = sum, doc, int(deferred.Load())
 	if doc == nil {
 		return res, errors.New(opt.Script + ": the script never called exp.Begin, so there is no report")
 	}
-	if opt.build {
+	if opt.build || opt.declareOnly {
 		return res, nil
 	}
 	if opt.ReportOnly && !opt.Force {
@@ -181,8 +273,9 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	}
 	res.Report = filepath.Join(opt.Reports, name+".md")
 	// Only now, with the script and its report complete: an execution that
-	// failed half-way must not replace the runs of the last complete one.
-	if !opt.ReportOnly {
+	// failed half-way must not replace the runs of the last complete one,
+	// nor may one that left runs missing (deferred) stand for them.
+	if !opt.ReportOnly && res.Deferred == 0 {
 		if err := st.RecordExecution(ctx, name, opt.Profile, hash, s.Members()); err != nil {
 			return res, err
 		}

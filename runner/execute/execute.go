@@ -40,6 +40,23 @@ type Executor struct {
 	Host hostinfo.Host
 	// Progress receives the progress bar (nil: none).
 	Progress io.Writer
+	// Defer, when set, receives the runs Execute would execute (missing
+	// from the store, or failed with RetryFailed), in order, and Execute
+	// executes none of them: a declare-only execution of a script (see
+	// runner.Declare) collects its runs so. Deferred runs count neither as
+	// cached nor as run.
+	Defer func([]Pending)
+}
+
+// Pending is a run to execute: its job, the experiment that declared it, the
+// evaluation that computes it and how long that is expected to take.
+type Pending struct {
+	Job        job.Canonical
+	Experiment string
+	Eval       EvalFunc
+	// Cost is the run's estimated duration (0: unknown); ExecutePending
+	// does not start a run that would not finish before ctx's deadline.
+	Cost time.Duration
 }
 
 // Summary counts what Execute did.
@@ -65,44 +82,53 @@ func (s Summary) Add(o Summary) Summary {
 }
 
 // Execute makes sure every job is stored: jobs whose key is missing (or
-// failed, with RetryFailed) are executed. Duplicate keys run once. It
-// returns an error only when the store fails or ctx is cancelled; failures of
-// runs are recorded instead.
+// failed, with RetryFailed) are executed with x.Eval, or handed to x.Defer.
+// Duplicate keys run once. It returns an error only when the store fails or
+// ctx is cancelled; failures of runs are recorded instead.
 func (x *Executor) Execute(ctx context.Context, jobs []job.Canonical) (Summary, error) {
-	var sum Summary
 	if x.Eval == nil {
-		return sum, errors.New("execute: no evaluation function")
+		return Summary{}, errors.New("execute: no evaluation function")
 	}
-	seen := map[string]bool{}
-	var unique []job.Canonical
-	keys := make([]string, 0, len(jobs))
-	for _, j := range jobs {
-		if !seen[j.Key] {
-			seen[j.Key] = true
-			unique = append(unique, j)
-			keys = append(keys, j.Key)
-		}
+	runs := make([]Pending, len(jobs))
+	for i, j := range jobs {
+		runs[i] = Pending{Job: j, Experiment: x.Experiment, Eval: x.Eval}
 	}
-	status, err := x.Store.Statuses(ctx, keys)
+	if x.Defer == nil {
+		return x.ExecutePending(ctx, runs)
+	}
+	todo, sum, err := x.missing(ctx, runs)
 	if err != nil {
 		return sum, err
 	}
-	var todo []job.Canonical
-	for _, j := range unique {
-		st, ok := status[j.Key]
-		if !ok || (st == store.Failed && x.RetryFailed) {
-			todo = append(todo, j)
+	x.Defer(todo)
+	return sum, nil
+}
+
+// ExecutePending executes the runs that are missing from the store (or
+// failed, with RetryFailed), each with its own Eval, starting them in the
+// order given; a key given twice runs once. When ctx has a deadline, it
+// starts no further run once the next one's Cost exceeds the time left
+// (give them cheapest first to make the most of a budget), and runs still
+// in flight at the deadline are cancelled and left missing, like every run
+// cut short. Errors are Execute's.
+func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary, error) {
+	for _, r := range runs {
+		if r.Eval == nil {
+			return Summary{}, fmt.Errorf("execute: run %.12s has no evaluation function", r.Job.Key)
 		}
 	}
-	sum.Cached = len(unique) - len(todo)
+	todo, sum, err := x.missing(ctx, runs)
+	if err != nil {
+		return sum, err
+	}
 	var bar *progress.Bar
 	if x.Progress != nil {
-		bar = progress.New(x.Progress, x.Experiment, len(unique))
+		bar = progress.New(x.Progress, x.Experiment, sum.Cached+len(todo))
 		bar.Cached(sum.Cached)
 		defer bar.Finish()
 	}
 	jobsN, threads := x.parallelism()
-	ch := make(chan job.Canonical)
+	ch := make(chan Pending)
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
@@ -110,8 +136,8 @@ func (x *Executor) Execute(ctx context.Context, jobs []job.Canonical) (Summary, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range ch {
-				rec, stored := x.runOne(ctx, j, threads)
+			for p := range ch {
+				rec, stored := x.runOne(ctx, p, threads)
 				if !stored {
 					continue // cancelled: leave it for the next time
 				}
@@ -133,16 +159,17 @@ func (x *Executor) Execute(ctx context.Context, jobs []job.Canonical) (Summary, 
 			}
 		}()
 	}
+	deadline, hasDeadline := ctx.Deadline()
 feed:
-	for _, j := range todo {
+	for _, p := range todo {
 		mu.Lock()
 		stop := firstErr != nil
 		mu.Unlock()
-		if stop {
+		if stop || (hasDeadline && p.Cost > time.Until(deadline)) {
 			break
 		}
 		select {
-		case ch <- j:
+		case ch <- p:
 		case <-ctx.Done():
 			break feed
 		}
@@ -153,6 +180,35 @@ feed:
 		return sum, firstErr
 	}
 	return sum, ctx.Err()
+}
+
+// missing returns the runs to execute, each key once, in order, and counts
+// the others as cached.
+func (x *Executor) missing(ctx context.Context, runs []Pending) ([]Pending, Summary, error) {
+	var sum Summary
+	seen := map[string]bool{}
+	var unique []Pending
+	keys := make([]string, 0, len(runs))
+	for _, r := range runs {
+		if !seen[r.Job.Key] {
+			seen[r.Job.Key] = true
+			unique = append(unique, r)
+			keys = append(keys, r.Job.Key)
+		}
+	}
+	status, err := x.Store.Statuses(ctx, keys)
+	if err != nil {
+		return nil, sum, err
+	}
+	var todo []Pending
+	for _, r := range unique {
+		st, ok := status[r.Job.Key]
+		if !ok || (st == store.Failed && x.RetryFailed) {
+			todo = append(todo, r)
+		}
+	}
+	sum.Cached = len(unique) - len(todo)
+	return todo, sum, nil
 }
 
 func (x *Executor) parallelism() (jobs, threads int) {
@@ -170,9 +226,9 @@ func (x *Executor) parallelism() (jobs, threads int) {
 
 // runOne evaluates a job and turns the result into a record. stored is false
 // when the run was cut short by cancellation.
-func (x *Executor) runOne(ctx context.Context, j job.Canonical, threads int) (rec store.Record, stored bool) {
-	rec = store.Record{Job: j, Host: x.Host, Start: time.Now()}
-	out, err := x.safeEval(ctx, j.Config, threads)
+func (x *Executor) runOne(ctx context.Context, p Pending, threads int) (rec store.Record, stored bool) {
+	rec = store.Record{Job: p.Job, Host: x.Host, Start: time.Now()}
+	out, err := safeEval(ctx, p.Eval, p.Job.Config, threads)
 	rec.End = time.Now()
 	if err != nil && ctx.Err() != nil {
 		return rec, false
@@ -190,13 +246,13 @@ func (x *Executor) runOne(ctx context.Context, j job.Canonical, threads int) (re
 
 // safeEval turns a panic of the evaluation into an error, so that one broken
 // run does not take down the others.
-func (x *Executor) safeEval(ctx context.Context, c job.Config, threads int) (out *job.Outcome, err error) {
+func safeEval(ctx context.Context, eval EvalFunc, c job.Config, threads int) (out *job.Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	out, err = x.Eval(ctx, c, threads)
+	out, err = eval(ctx, c, threads)
 	if err == nil && out == nil {
 		err = errors.New("evaluation returned no outcome")
 	}

@@ -303,3 +303,111 @@ func ExampleSummary() {
 	// 12 cached, 3 run (1 failed)
 	// 15 cached, 0 run
 }
+
+func TestDeferCollectsTheMissingRuns(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	var calls atomic.Int64
+	js := jobs(5)
+	x := &Executor{Store: s, Experiment: "t", Jobs: 1, Eval: fakeEval(0, &calls, nil)}
+	if _, err := x.Execute(ctx, js[:2]); err != nil { // seed 0 ok, seed 1 failed
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		retry bool
+		want  []job.Canonical
+	}{
+		{"missing runs only", false, js[2:]},
+		{"failed runs too with RetryFailed", true, js[1:]},
+	}
+	for _, tc := range tests {
+		var got []Pending
+		x.RetryFailed = tc.retry
+		x.Defer = func(p []Pending) { got = append(got, p...) }
+		before := calls.Load()
+		sum, err := x.Execute(ctx, append(js, js[4])) // a duplicate is deferred once
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if calls.Load() != before {
+			t.Errorf("%s: %d runs executed, want none", tc.name, calls.Load()-before)
+		}
+		if sum != (Summary{Cached: len(js) - len(tc.want)}) {
+			t.Errorf("%s: summary %v", tc.name, sum)
+		}
+		if len(got) != len(tc.want) {
+			t.Fatalf("%s: %d runs deferred, want %d", tc.name, len(got), len(tc.want))
+		}
+		for i, p := range got {
+			if p.Job.Key != tc.want[i].Key || p.Experiment != "t" || p.Eval == nil {
+				t.Errorf("%s: deferred run %d is %.12s of %q, want %.12s of \"t\" with its evaluation", tc.name, i, p.Job.Key, p.Experiment, tc.want[i].Key)
+			}
+		}
+	}
+}
+
+// TestExecutePendingUsesEachRunsEvaluation: runs of one batch may need
+// different evaluations (exp's Extension has its own).
+func TestExecutePendingUsesEachRunsEvaluation(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	var a, b atomic.Int64
+	js := jobs(6)
+	var runs []Pending
+	for i, j := range js {
+		if i == 1 || i == 2 || i == 3 { // the failing seeds: keep the batch ok
+			continue
+		}
+		eval := fakeEval(0, &a, nil)
+		if i%2 == 1 {
+			eval = fakeEval(0, &b, nil)
+		}
+		runs = append(runs, Pending{Job: j, Eval: eval})
+	}
+	x := &Executor{Store: s, Jobs: 2}
+	sum, err := x.ExecutePending(ctx, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum != (Summary{Ran: 3}) || a.Load() != 2 || b.Load() != 1 {
+		t.Errorf("summary %v, evaluations %d and %d, want 3 run by 2 and 1", sum, a.Load(), b.Load())
+	}
+	if _, err := x.ExecutePending(ctx, []Pending{{Job: js[4]}}); err == nil || !strings.Contains(err.Error(), "no evaluation") {
+		t.Errorf("a run without evaluation: error %v", err)
+	}
+}
+
+// TestExecutePendingStopsAtTheDeadline: with a budget (ctx's deadline), runs
+// given cheapest first start while their cost fits in the time left; the
+// first that does not ends the batch, and nothing half-done is stored.
+func TestExecutePendingStopsAtTheDeadline(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	var calls atomic.Int64
+	js := jobs(8)
+	costs := []time.Duration{time.Millisecond, 2 * time.Millisecond, time.Hour, time.Hour}
+	var runs []Pending
+	for i, seed := range []int{0, 4, 5, 6} {
+		runs = append(runs, Pending{Job: js[seed], Eval: fakeEval(20*time.Millisecond, &calls, nil), Cost: costs[i]})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	x := &Executor{Store: s, Jobs: 1}
+	sum, err := x.ExecutePending(ctx, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum != (Summary{Ran: 2}) || calls.Load() != 2 {
+		t.Errorf("summary %v after %d evaluations, want the 2 runs that fit", sum, calls.Load())
+	}
+	// A run in flight at the deadline is cancelled and not stored.
+	short, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	slow := Pending{Job: js[7], Eval: fakeEval(time.Hour, &calls, nil), Cost: time.Millisecond}
+	if _, err := x.ExecutePending(short, []Pending{slow}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v, want deadline exceeded", err)
+	}
+	if n := checkSound(t, s); n != 2 {
+		t.Errorf("%d runs stored, want 2", n)
+	}
+}

@@ -214,10 +214,14 @@ const (
 )
 
 // TestMain runs the test binary as the child process of
-// TestKillMidWriteKeepsDatabaseSound when childEnv names a database.
+// TestKillMidWriteKeepsDatabaseSound when childEnv names a database, and
+// of TestKillMidMergeLeavesDatabaseAsBefore when mergeChildEnv names two.
 func TestMain(m *testing.M) {
 	if path := os.Getenv(childEnv); path != "" {
 		writeUntilKilled(path)
+	}
+	if paths := os.Getenv(mergeChildEnv); paths != "" {
+		mergeUntilKilled(paths)
 	}
 	os.Exit(m.Run())
 }

@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/oe-lab/oe/runner/execute"
+	"github.com/oe-lab/oe/runner/store"
+)
+
+// TestDeclare: Declare lists the runs a script would execute, its
+// sections' first, executing nothing and writing nothing.
+func TestDeclare(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	reports := filepath.Join(dir, "reports")
+	var calls atomic.Int64
+	opt := func(script string) Options {
+		return Options{Script: script, DB: db, Reports: reports, Profile: "smoke", Eval: fakeEval(&calls),
+			Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	}
+	steps := []struct {
+		name   string
+		script string
+		before func(t *testing.T)
+		want   int
+	}{
+		{"a missing database: every run", "testdata/demo.go", nil, 6},
+		{"a section that has not run is declared first", "testdata/reads_demo.go", nil, 6},
+		{"stored runs are not declared", "testdata/reads_demo.go", func(t *testing.T) {
+			if _, err := Run(context.Background(), opt("testdata/demo.go")); err != nil {
+				t.Fatal(err)
+			}
+		}, 0},
+	}
+	for _, st := range steps {
+		if st.before != nil {
+			st.before(t)
+		}
+		before := calls.Load()
+		runs, err := Declare(context.Background(), opt(st.script))
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if len(runs) != st.want || calls.Load() != before {
+			t.Errorf("%s: %d runs declared after %d evaluations, want %d after none", st.name, len(runs), calls.Load()-before, st.want)
+		}
+		for _, r := range runs {
+			if r.Experiment != "demo" || r.Eval == nil || r.Job.Config.Algorithm != "runnerfake" {
+				t.Errorf("%s: run %.12s declared by %q (%s), want demo's runnerfake with an evaluation", st.name, r.Job.Key, r.Experiment, r.Job.Config.Algorithm)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(reports, "reads_demo.md")); err == nil {
+			t.Errorf("%s: Declare wrote a report", st.name)
+		}
+		if _, err := os.Stat(db); st.before == nil && err == nil {
+			t.Errorf("%s: Declare created the database", st.name)
+		}
+	}
+}
+
+// TestDeferLeavesTheExecutionUnrecorded: with Defer, Run executes nothing,
+// writes the report and records the script's execution only once every run
+// it declares is stored.
+func TestDeferLeavesTheExecutionUnrecorded(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	var calls atomic.Int64
+	var deferred []execute.Pending
+	opt := Options{Script: "testdata/demo.go", DB: db, Reports: dir, Profile: "smoke", Eval: fakeEval(&calls),
+		Defer: func(p []execute.Pending) { deferred = append(deferred, p...) }, Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	recorded := func() bool {
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		_, ok, err := st.LastExecution(context.Background(), "demo", "smoke")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Deferred != 6 || len(deferred) != 6 || calls.Load() != 0 || recorded() {
+		t.Errorf("%d deferred (%d handed over), %d evaluations, recorded %v: want 6, none, not recorded", res.Deferred, len(deferred), calls.Load(), recorded())
+	}
+	if _, err := os.Stat(res.Report); err != nil {
+		t.Errorf("no report: %v", err)
+	}
+	x := &execute.Executor{Jobs: 1}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.Store = st
+	_, err = x.ExecutePending(context.Background(), deferred)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err = Run(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	if res.Deferred != 0 || !recorded() {
+		t.Errorf("with every run stored: %d deferred, recorded %v; want 0 and recorded", res.Deferred, recorded())
+	}
+}

@@ -1,0 +1,357 @@
+package plan
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/lib/landmark"
+	"github.com/oe-lab/oe/lib/oenn"
+	"github.com/oe-lab/oe/lib/tripletloss"
+	"github.com/oe-lab/oe/lib/triplets"
+	"github.com/oe-lab/oe/runner/job"
+	"github.com/oe-lab/oe/runner/store"
+)
+
+// family groups the methods whose epochs cost alike.
+type family int
+
+const (
+	tripletLoss  family = iota // soe, ste, tste, cklx: a pass over the triplets, d values each
+	gramMethod                 // gnmds, ckl, forte: products of a sparse n×n step with an n×d block
+	neuralNet                  // oenn: each batch's distinct items through three w×w layers
+	landmarkLOE                // loe: BTL ascent over every landmark's queries
+	landmarkLLOE               // lloe: SOE on a subset of ≤ 1,000 items, then every item inserted
+)
+
+// method is what the cost model knows of one algorithm: its family, its
+// default cap on epochs (the library's), whether the paper's stopping rule
+// ends it earlier, and the seconds per unit of fit work measured on the
+// 2-core development machine (Calibrate on results.db at commit 686a5de:
+// 776 quick-profile runs, one thread each), used where a database holds
+// none of its runs.
+type method struct {
+	family    family
+	maxEpochs int
+	stopRule  bool
+	rate      float64
+}
+
+// gramMaxEpochs is lib/gram's default cap (its unexported defaultMaxEpochs,
+// the authors' nb_epochs).
+const gramMaxEpochs = 500
+
+var methods = map[string]method{
+	"soe":   {tripletLoss, tripletloss.DefaultMaxEpochs, true, 1.6e-9},
+	"ste":   {tripletLoss, tripletloss.DefaultMaxEpochs, true, 4.0e-9},
+	"tste":  {tripletLoss, tripletloss.DefaultMaxEpochs, true, 7.6e-9},
+	"cklx":  {tripletLoss, tripletloss.DefaultMaxEpochs, true, 2.7e-9},
+	"gnmds": {gramMethod, gramMaxEpochs, true, 1.8e-8},
+	"ckl":   {gramMethod, gramMaxEpochs, true, 9.7e-9},
+	"forte": {gramMethod, gramMaxEpochs, true, 2.2e-8},
+	"oenn":  {neuralNet, oenn.DefaultMaxEpochs, true, 1.4e-10},
+	"loe":   {landmarkLOE, landmark.DefaultLOEIterations, false, 3.3e-8},
+	"lloe":  {landmarkLLOE, landmark.DefaultLLOEPhase1Epochs, false, 2.3e-9},
+}
+
+// Defaults of the parts of a run outside the fit, measured as the method
+// rates were: seconds per training triplet drawn, and per unit of
+// evaluation work (see size.evalWork).
+const (
+	defaultSetupRate = 1.0e-7
+	defaultEvalRate  = 7.9e-10
+	// defaultEpochs is the stopping rule's typical count where no run of a
+	// method converged here: it checks every 50 epochs and fires at the
+	// second to fourth check on the paper's data.
+	defaultEpochs = 150
+)
+
+// Model estimates how long a run takes on this machine: the time to set it
+// up (draw its triplets), fit it and evaluate it, each a rate (seconds per
+// unit of work) times the work the run's size implies.
+//
+// The fit's work is epochs × the work of one epoch, by family, with n items,
+// d dimensions and T = ⌈λ·n·d·log₂n⌉ triplets (or oracle queries):
+//
+//	soe, ste, tste, cklx   T·d                       (one pass over the triplets)
+//	gnmds, ckl, forte      min(2T, n²)·d             (the step's sparsity pattern times the n×d block)
+//	oenn                   ⌈T/B⌉·min(3B, n)·w²       (B the batch, w = oenn.Width(n, d))
+//	loe                    T                         (BTL ascent over all landmarks' queries)
+//	lloe                   T(m)·d, plus n·a·100·d once (SOE on m = min(n/2, 1000) items; n insertions, a = 2(d+1) anchors)
+//
+// Epochs are the run's MaxEpochs, or the method's default cap, or — for
+// methods the paper's stopping rule ends — the fewer epochs the method's
+// converged runs in the database took (the median; 150 without any).
+// Setup is T triplets drawn; evaluation is the kNN errors on the embedding
+// and on the data (n²·(d+D) for a labelled dataset of dimension D) and the
+// Procrustes disparity (n·D·d).
+//
+// Calibrate measures the rates on the ok runs a database holds. A fit rate
+// is the recorded fit seconds of the method's runs on that backend, summed,
+// over the work their recorded epochs and sizes imply, summed: that weighs
+// runs by their size, so the fixed costs of many small runs count little,
+// and the estimates improve as larger runs are recorded. The evaluation
+// rate is the same over all runs; the setup rate is the median of seconds
+// per triplet (loading the data files, which does not grow with the
+// triplets, dominates the setup of small runs). A method without recorded
+// runs keeps the development machine's rate; a cuda run without recorded
+// cuda runs of its method is estimated as on the CPU.
+//
+// Estimates are times of runs as the database's ran them (mostly one thread
+// each). They order and balance runs well; in absolute terms they are
+// within a small factor: calibrated on the quick profile, the model puts the
+// full-size CHAR runs of bench/char.md (two threads each) at 2 to 6 times
+// their measured fit times.
+type Model struct {
+	// rates[rateKey] are seconds per unit of fit work.
+	rates map[rateKey]float64
+	// typicalEpochs[method] are the median epochs of its converged runs.
+	typicalEpochs map[string]int
+	setupRate     float64
+	evalRate      float64
+	// Calibrated counts the runs the rates were measured on.
+	Calibrated int
+}
+
+type rateKey struct{ method, backend string }
+
+// Default returns the model with the development machine's rates.
+func Default() *Model {
+	return &Model{rates: map[rateKey]float64{}, typicalEpochs: map[string]int{}, setupRate: defaultSetupRate, evalRate: defaultEvalRate}
+}
+
+// Calibrate returns the model with the rates measured on the ok runs st
+// holds (see Model); methods without runs keep the default rates.
+func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
+	rows, err := st.DB().QueryContext(ctx, `SELECT r.config, r.backend, r.stop_reason,
+		max(CASE WHEN m.name = 'fit_seconds' THEN m.value END),
+		max(CASE WHEN m.name = 'setup_seconds' THEN m.value END),
+		max(CASE WHEN m.name = 'eval_seconds' THEN m.value END),
+		max(CASE WHEN m.name = 'epochs' THEN m.value END),
+		max(CASE WHEN m.name = 'items' THEN m.value END),
+		max(CASE WHEN m.name = 'data_dim' THEN m.value END)
+		FROM runs r JOIN metrics m ON m.run_key = r.key WHERE r.status = 'ok' GROUP BY r.key ORDER BY r.key`)
+	if err != nil {
+		return nil, fmt.Errorf("plan: calibrating on %s: %w", st.Path(), err)
+	}
+	defer rows.Close()
+	fit := map[rateKey]*ratio{}
+	epochs := map[string][]float64{}
+	var setup []float64
+	var eval ratio
+	m := Default()
+	for rows.Next() {
+		var cfg, backend, stop string
+		var fitS, setupS, evalS, ep, items, dataDim sql.NullFloat64
+		if err := rows.Scan(&cfg, &backend, &stop, &fitS, &setupS, &evalS, &ep, &items, &dataDim); err != nil {
+			return nil, fmt.Errorf("plan: calibrating on %s: %w", st.Path(), err)
+		}
+		var c job.Config
+		// Runs of exp's Extension wrap their config; they are not
+		// measured (their algorithm is empty here).
+		if json.Unmarshal([]byte(cfg), &c) != nil || !ep.Valid || !items.Valid || !dataDim.Valid {
+			continue
+		}
+		meth, ok := methods[c.Algorithm]
+		if !ok {
+			continue
+		}
+		sz := size{n: int(items.Float64), d: c.Dim, dataDim: int(dataDim.Float64), lambda: c.Lambda, labeled: labeled(c.Dataset)}
+		sz.triplets = triplets.Count(sz.lambda, sz.n, sz.d)
+		if w := sz.fitWork(meth.family, c, int(ep.Float64)); fitS.Valid && w > 0 {
+			k := rateKey{c.Algorithm, backend}
+			if fit[k] == nil {
+				fit[k] = &ratio{}
+			}
+			fit[k].add(fitS.Float64, w)
+			m.Calibrated++
+		}
+		if stop == "converged" {
+			epochs[c.Algorithm] = append(epochs[c.Algorithm], ep.Float64)
+		}
+		if setupS.Valid && sz.triplets > 0 && !meth.isActive() {
+			setup = append(setup, setupS.Float64/float64(sz.triplets))
+		}
+		if evalS.Valid {
+			eval.add(evalS.Float64, sz.evalWork())
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("plan: calibrating on %s: %w", st.Path(), err)
+	}
+	for k, r := range fit {
+		m.rates[k] = r.rate()
+	}
+	for k, v := range epochs {
+		m.typicalEpochs[k] = int(median(v))
+	}
+	if len(setup) > 0 {
+		m.setupRate = median(setup)
+	}
+	if eval.work > 0 {
+		m.evalRate = eval.rate()
+	}
+	return m, nil
+}
+
+// ratio sums recorded seconds and the work they did. Its rate, total
+// seconds over total work, weighs runs by their size: the fixed costs of the
+// many small runs count little, and the large runs, whose rate the
+// estimates of larger ones extend, count most.
+type ratio struct{ seconds, work float64 }
+
+func (r *ratio) add(seconds, work float64) {
+	r.seconds += seconds
+	r.work += work
+}
+
+func (r *ratio) rate() float64 { return r.seconds / r.work }
+
+// Estimate returns the expected duration of the run c.
+func (m *Model) Estimate(c job.Config) time.Duration {
+	meth, ok := methods[c.Algorithm]
+	if !ok {
+		// A method the model does not know costs like SOE.
+		meth = methods["soe"]
+	}
+	sz := sizeOf(c)
+	fit := m.rate(c.Algorithm, c.Backend, meth) * sz.fitWork(meth.family, c, m.epochs(c, meth))
+	secs := fit + m.evalRate*sz.evalWork()
+	if !meth.isActive() {
+		secs += m.setupRate * float64(sz.triplets)
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+func (m *Model) rate(alg, backend string, meth method) float64 {
+	if r, ok := m.rates[rateKey{alg, backend}]; ok {
+		return r
+	}
+	if r, ok := m.rates[rateKey{alg, job.CPU}]; ok {
+		return r
+	}
+	return meth.rate
+}
+
+// epochs returns the epochs the run c is expected to take.
+func (m *Model) epochs(c job.Config, meth method) int {
+	limit := meth.maxEpochs
+	if c.MaxEpochs > 0 {
+		limit = c.MaxEpochs
+	}
+	if !meth.stopRule {
+		return limit
+	}
+	typical, ok := m.typicalEpochs[c.Algorithm]
+	if !ok {
+		typical = defaultEpochs
+	}
+	return min(limit, typical)
+}
+
+func (meth method) isActive() bool { return meth.family == landmarkLOE || meth.family == landmarkLLOE }
+
+// size is what a run's cost depends on.
+type size struct {
+	n, d, dataDim int
+	lambda        float64
+	triplets      int
+	labeled       bool
+}
+
+// sizeOf resolves the run's items and data dimension as runner/evaluate
+// loads them (lib/datasets: 0 items means the paper's size, bounded by the
+// points the files hold).
+func sizeOf(c job.Config) size {
+	sz := size{n: c.N, d: c.Dim, dataDim: c.DataDim, lambda: c.Lambda}
+	if spec, err := datasets.Lookup(c.Dataset); err == nil {
+		if sz.n == 0 {
+			sz.n = spec.N
+		}
+		if spec.Available > 0 {
+			sz.n = min(sz.n, spec.Available)
+		}
+		if sz.dataDim == 0 || !spec.Synthetic {
+			sz.dataDim = spec.Dim
+		}
+		sz.labeled = spec.Labeled()
+	}
+	if c.PCA > 0 {
+		sz.dataDim = min(sz.dataDim, c.PCA)
+	}
+	sz.triplets = triplets.Count(sz.lambda, sz.n, sz.d)
+	return sz
+}
+
+// Items returns the number of items the run c embeds.
+func Items(c job.Config) int { return sizeOf(c).n }
+
+func labeled(dataset string) bool {
+	spec, err := datasets.Lookup(dataset)
+	return err == nil && spec.Labeled()
+}
+
+// fitWork is the work of fitting for the given epochs (see Model).
+func (sz size) fitWork(f family, c job.Config, epochs int) float64 {
+	n, d, t, e := float64(sz.n), float64(sz.d), float64(sz.triplets), float64(epochs)
+	switch f {
+	case gramMethod:
+		return e * math.Min(2*t, n*n) * d
+	case neuralNet:
+		batch := float64(oenn.DefaultBatchSize)
+		if c.BatchSize > 0 {
+			batch = float64(c.BatchSize)
+		}
+		batch = math.Min(batch, t)
+		w := float64(oenn.Width(sz.n, sz.d))
+		return e * math.Ceil(t/batch) * math.Min(3*batch, n) * w * w
+	case landmarkLOE:
+		return e * t
+	case landmarkLLOE:
+		m := min(sz.n/2, landmark.DefaultLLOEMaxSubset)
+		anchors := 2 * (d + 1)
+		return e*float64(triplets.Count(sz.lambda, m, sz.d))*d + n*anchors*landmark.DefaultLLOEPhase2Iterations*d
+	}
+	return e * t * d
+}
+
+// evalWork is the work of evaluating the embedding (see Model).
+func (sz size) evalWork() float64 {
+	n, d, dd := float64(sz.n), float64(sz.d), float64(sz.dataDim)
+	w := n * dd * d
+	if sz.labeled {
+		w += n * n * (d + dd)
+	}
+	return w
+}
+
+// median returns the median of xs, which it sorts.
+func median(xs []float64) float64 {
+	sort.Float64s(xs)
+	k := len(xs) / 2
+	if len(xs)%2 == 1 {
+		return xs[k]
+	}
+	return (xs[k-1] + xs[k]) / 2
+}
+
+// FormatCost writes a duration for people: 0.4s, 12s, 3m20s, 2h05m, 3d04h.
+func FormatCost(d time.Duration) string {
+	s := d.Seconds()
+	switch {
+	case s < 10:
+		return fmt.Sprintf("%.1fs", s)
+	case s < 60:
+		return fmt.Sprintf("%.0fs", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
+	case s < 86400:
+		return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
+	}
+	return fmt.Sprintf("%dd%02dh", int(s)/86400, int(s)%86400/3600)
+}

@@ -1,0 +1,158 @@
+package plan
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner/job"
+	"github.com/oe-lab/oe/runner/store"
+)
+
+// TestEstimateByHand checks one estimate of the default model against the
+// formula worked by hand: SOE on 100 uniform points (unlabelled, 2D), d = 2,
+// λ = 2: T = ⌈2·100·2·log₂100⌉ = 2,658 triplets, 150 epochs (the stopping
+// rule's typical count), so fit 1.6e-9·150·2,658·2 = 1.27584 ms, setup
+// 1e-7·2,658 = 0.2658 ms, evaluation 7.9e-10·100·2·2 = 0.000316 ms.
+func TestEstimateByHand(t *testing.T) {
+	got := Default().Estimate(job.Config{Dataset: "uniform", N: 100, Dim: 2, Lambda: 2, Algorithm: "soe", Backend: job.CPU})
+	want := time.Duration(1.541956e-3 * float64(time.Second))
+	if d := got - want; d < -time.Microsecond/100 || d > time.Microsecond/100 {
+		t.Errorf("estimate %v, want %v", got, want)
+	}
+}
+
+// TestFitWork checks the work formulas of the families (see Model) on
+// sizes where they differ.
+func TestFitWork(t *testing.T) {
+	char := func(alg string, maxEpochs int) job.Config {
+		return job.Config{Dataset: "char", Dim: 30, Lambda: 2, Algorithm: alg, MaxEpochs: maxEpochs}
+	}
+	m := Default()
+	work := func(c job.Config) float64 {
+		meth := methods[c.Algorithm]
+		return sizeOf(c).fitWork(meth.family, c, m.epochs(c, meth))
+	}
+	// CHAR at the paper's size: n = 1,797 (lib/datasets), T = 1,165,683
+	// (bench/char.md).
+	const n, d, T = 1797.0, 30.0, 1165683.0
+	tests := []struct {
+		name string
+		c    job.Config
+		want float64
+	}{
+		{"soe: epochs × T × d, 150 epochs", char("soe", 0), 150 * T * d},
+		{"a cap below the typical epochs counts", char("soe", 40), 40 * T * d},
+		{"gnmds: a pattern of 2T entries times the n×d block", char("gnmds", 0), 150 * 2 * T * d},
+		{"forte: the pattern saturates at n² entries", job.Config{Dataset: "uniform", N: 100, Dim: 10, Lambda: 2, Algorithm: "forte"},
+			150 * 100 * 100 * 10},
+		{"oenn: 24 batches of at most n distinct items, w = 2·30·log₂1797", char("oenn", 0),
+			150 * math.Ceil(T/50000) * n * math.Pow(float64(int(2*d*math.Log2(n))), 2)},
+		{"loe: every iteration, whatever the stopping rule", char("loe", 0), 500 * T},
+		{"lloe: SOE on 898 items, then 1,797 insertions", char("lloe", 0),
+			500*math.Ceil(2*898*d*math.Log2(898))*d + n*2*(d+1)*100*d},
+	}
+	for _, tc := range tests {
+		if got := work(tc.c); math.Abs(got-tc.want) > 1e-9*tc.want {
+			t.Errorf("%s: work %.6g, want %.6g", tc.name, got, tc.want)
+		}
+	}
+	if Items(char("soe", 0)) != 1797 {
+		t.Errorf("CHAR at its paper size: %d items, want 1797", Items(char("soe", 0)))
+	}
+}
+
+// TestCalibrate records runs whose fit took exactly 2e-9 s per unit of
+// work: the calibrated model must find that rate, and the converged runs'
+// median epochs.
+func TestCalibrate(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const rate = 2e-9
+	recorded := []struct {
+		n, epochs int
+		stop      string
+	}{{50, 100, embed.StopConverged}, {100, 150, embed.StopConverged}, {200, 300, embed.StopConverged}, {400, 1000, embed.StopMaxEpochs}}
+	for i, r := range recorded {
+		c, err := job.Config{Dataset: "uniform", N: r.n, Dim: 2, Lambda: 2, Algorithm: "soe", Seed: uint64(i)}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sz := sizeOf(c.Config)
+		out := &job.Outcome{StopReason: r.stop, Metrics: map[string]float64{
+			job.FitSeconds: rate * sz.fitWork(tripletLoss, c.Config, r.epochs), job.Epochs: float64(r.epochs),
+			job.Items: float64(r.n), job.DataDim: 2, job.SetupSeconds: 0, job.EvalSeconds: 0}}
+		if err := st.Put(ctx, store.Record{Job: c, Status: store.OK, Outcome: out, Start: time.Now(), End: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := Calibrate(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Calibrated != 4 {
+		t.Errorf("calibrated on %d runs, want 4", m.Calibrated)
+	}
+	if got := m.rate("soe", job.CPU, methods["soe"]); math.Abs(got-rate) > 1e-12*rate {
+		t.Errorf("soe's rate %g, want %g", got, rate)
+	}
+	if got := m.rate("soe", job.CUDA, methods["soe"]); math.Abs(got-rate) > 1e-12*rate {
+		t.Errorf("soe on cuda, never recorded: rate %g, want the cpu rate %g", got, rate)
+	}
+	if got := m.rate("ste", job.CPU, methods["ste"]); got != methods["ste"].rate {
+		t.Errorf("ste, never recorded: rate %g, want the default %g", got, methods["ste"].rate)
+	}
+	c := job.Config{Dataset: "uniform", N: 1000, Dim: 2, Lambda: 2, Algorithm: "soe"}
+	if got := m.epochs(c, methods["soe"]); got != 150 {
+		t.Errorf("typical epochs %d, want 150, the converged runs' median", got)
+	}
+}
+
+// TestModelAgainstCHARBench compares the default model with the full-size
+// CHAR runs of bench/char.md (fit seconds on two threads, with the epochs
+// they took): the model, calibrated on small one-thread runs, must put
+// them within a factor of 4 of twice the measured time (one thread).
+func TestModelAgainstCHARBench(t *testing.T) {
+	bench := []struct {
+		alg    string
+		fit    float64
+		epochs int
+	}{
+		{"soe", 1.6, 150}, {"ste", 6.1, 150}, {"tste", 8.1, 150}, {"cklx", 4.9, 250}, {"loe", 3.0, 500},
+		{"lloe", 3.3, 500}, {"gnmds", 57.4, 200}, {"ckl", 46.2, 200}, {"forte", 57.0, 200}, {"oenn", 259.4, 200},
+	}
+	m := Default()
+	for _, b := range bench {
+		c := job.Config{Dataset: "char", Dim: 30, Lambda: 2, Algorithm: b.alg, Backend: job.CPU}
+		meth := methods[b.alg]
+		est := m.rate(b.alg, job.CPU, meth) * sizeOf(c).fitWork(meth.family, c, b.epochs)
+		if r := est / (2 * b.fit); r < 0.25 || r > 4 {
+			t.Errorf("%s: estimated %.1f s on one thread, measured %.1f s on two: ratio %.2f to twice that", b.alg, est, b.fit, r)
+		}
+	}
+}
+
+func TestFormatCost(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{400 * time.Millisecond, "0.4s"},
+		{12 * time.Second, "12s"},
+		{200 * time.Second, "3m20s"},
+		{2*time.Hour + 5*time.Minute + 40*time.Second, "2h05m"},
+		{76 * time.Hour, "3d04h"},
+	}
+	for _, tc := range tests {
+		if got := FormatCost(tc.d); got != tc.want {
+			t.Errorf("FormatCost(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,343 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// failed returns a failed run of the given seed.
+func failed(seed uint64) Record {
+	return Record{Job: canonical(seed), Status: Failed, Error: "diverged", Start: time.Unix(100, 0), End: time.Unix(101, 0)}
+}
+
+// withTestError returns r with another test error: the same run computed
+// again elsewhere.
+func withTestError(r Record, v float64) Record {
+	o := *r.Outcome
+	o.Metrics = map[string]float64{}
+	for k, x := range r.Outcome.Metrics {
+		o.Metrics[k] = x
+	}
+	o.Metrics["test_error"] = v
+	r.Outcome = &o
+	return r
+}
+
+func put(t *testing.T, s *Store, recs ...Record) {
+	t.Helper()
+	for _, r := range recs {
+		if err := s.Put(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// recordAt records an execution of experiment at profile finished at the
+// given time.
+func recordAt(t *testing.T, s *Store, experiment, profile string, finished time.Time, seeds ...uint64) {
+	t.Helper()
+	var members []Member
+	for _, seed := range seeds {
+		members = append(members, Member{Key: canonical(seed).Key, Declared: fmt.Sprintf(`{"seed":%d}`, seed)})
+	}
+	if err := s.RecordExecution(context.Background(), experiment, profile, "sha-"+experiment, members); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().Exec("UPDATE experiments SET finished_at = ? WHERE experiment = ? AND profile = ?",
+		finished.UTC().Format(time.RFC3339Nano), experiment, profile); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// digest is a hash of every row of every table of the database, which tells
+// whether anything changed.
+func digest(t *testing.T, s *Store) string {
+	t.Helper()
+	h := sha256.New()
+	for _, q := range []string{
+		"SELECT " + strings.Join(runColumns, ", ") + " FROM runs ORDER BY key",
+		"SELECT run_key, name, value FROM metrics ORDER BY run_key, name",
+		"SELECT run_key, epoch, loss, train_error, elapsed_seconds FROM epochs ORDER BY run_key, epoch",
+		"SELECT run_key, rows, cols, encoding, hex(data), hex(labels) FROM embeddings ORDER BY run_key",
+		"SELECT experiment, profile, run_key, position, declared FROM experiment_runs ORDER BY experiment, profile, run_key",
+		"SELECT experiment, profile, script_sha256, runs, finished_at FROM experiments ORDER BY experiment, profile",
+	} {
+		rows, err := s.DB().Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(h, vals...)
+		}
+		rows.Close()
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func TestMerge(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	dst := open(t, filepath.Join(dir, "results.db"))
+	shardPath := filepath.Join(dir, "shard.db")
+	shard := open(t, shardPath)
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+	// The database: 1 ok, 2 failed, 3 ok; executions a (older than the
+	// shard's) and c (newer), z (the shard has none).
+	put(t, dst, record(1, 5, 4), failed(2), record(3, 5, 4))
+	recordAt(t, dst, "a", "quick", t0, 1)
+	recordAt(t, dst, "c", "quick", t0.Add(time.Hour), 3)
+	recordAt(t, dst, "z", "smoke", t0, 1, 2)
+	// The shard: 1 computed again (another test error), 2 ok, 4 ok, 5
+	// failed; a newer execution of a, an older one of c, a new one b.
+	put(t, shard, withTestError(record(1, 5, 4), 0.5), record(2, 7, 6), record(4, 3, 2), failed(5))
+	recordAt(t, shard, "a", "quick", t0.Add(time.Minute), 1, 2, 4)
+	recordAt(t, shard, "c", "quick", t0, 4)
+	recordAt(t, shard, "b", "paper", t0, 5)
+
+	got, err := dst.Merge(ctx, shardPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Merged{Added: 2, Replaced: 1, Kept: 1, Executions: 2}); got != want {
+		t.Errorf("merge: %v, want %v", got, want)
+	}
+	checks := []struct {
+		name, query, want string
+	}{
+		{"run 1 keeps the database's result", fmt.Sprintf("SELECT value FROM metrics WHERE run_key = '%s' AND name = 'test_error'", canonical(1).Key), "0.125"},
+		{"failed run 2 is replaced by the shard's ok one", fmt.Sprintf("SELECT status || ' ' || (SELECT count(*) FROM epochs WHERE run_key = key) || ' ' || (SELECT rows FROM embeddings WHERE run_key = key) FROM runs WHERE key = '%s'", canonical(2).Key), "ok 7 6"},
+		{"run 4 is added whole", fmt.Sprintf("SELECT (SELECT count(*) FROM epochs WHERE run_key = '%[1]s') || ' ' || (SELECT count(*) FROM metrics WHERE run_key = '%[1]s') || ' ' || (SELECT cols FROM embeddings WHERE run_key = '%[1]s')", canonical(4).Key), "3 3 2"},
+		{"failed run 5 is added", fmt.Sprintf("SELECT status || ' ' || error FROM runs WHERE key = '%s'", canonical(5).Key), "failed diverged"},
+		{"the shard's newer execution of a replaces the database's", "SELECT group_concat(declared, ' ') FROM (SELECT declared FROM experiment_runs WHERE experiment = 'a' ORDER BY position)", `{"seed":1} {"seed":2} {"seed":4}`},
+		{"the database's newer execution of c stays", "SELECT group_concat(declared) FROM experiment_runs WHERE experiment = 'c'", `{"seed":3}`},
+		{"the shard's execution of b is added", "SELECT profile || ' ' || runs || ' ' || finished_at FROM experiments WHERE experiment = 'b'", "paper 1 " + t0.Format(time.RFC3339Nano)},
+		{"z, which the shard lacks, stays", "SELECT count(*) FROM experiment_runs WHERE experiment = 'z'", "2"},
+	}
+	for _, c := range checks {
+		var v sql.NullString
+		if err := dst.DB().QueryRow(c.query).Scan(&v); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if v.String != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, v.String, c.want)
+		}
+	}
+	if res, err := dst.IntegrityCheck(ctx); err != nil || res != "ok" {
+		t.Errorf("integrity_check = %q, %v", res, err)
+	}
+	var violations int
+	rows, err := dst.DB().Query("PRAGMA foreign_key_check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		violations++
+	}
+	rows.Close()
+	if violations != 0 {
+		t.Errorf("%d foreign key violations", violations)
+	}
+
+	// Merging again changes nothing.
+	before := digest(t, dst)
+	again, err := dst.Merge(ctx, shardPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Merged{Kept: 4}); again != want {
+		t.Errorf("second merge: %v, want %v", again, want)
+	}
+	if digest(t, dst) != before {
+		t.Error("merging the shard a second time changed the database")
+	}
+}
+
+func TestMergeRefuses(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		// shard prepares the shard at path; it returns the path to merge.
+		shard func(t *testing.T, path string) string
+		want  []string
+	}{
+		{"a missing file", func(t *testing.T, path string) string { return path + ".missing" },
+			[]string{"shard.db.missing", "no such file"}},
+		{"another schema version", func(t *testing.T, path string) string {
+			s := open(t, path)
+			put(t, s, record(7, 2, 2))
+			if _, err := s.DB().Exec("PRAGMA user_version = 3"); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		}, []string{"shard.db", "schema version 3", "version 2"}},
+		{"a file that is no oe database", func(t *testing.T, path string) string {
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		}, []string{"shard.db", "schema version 0"}},
+		{"one key, another config", func(t *testing.T, path string) string {
+			s := open(t, path)
+			put(t, s, record(7, 2, 2), record(1, 5, 4))
+			if _, err := s.DB().Exec("UPDATE runs SET config = replace(config, '\"n\":50', '\"n\":51') WHERE key = ?", canonical(1).Key); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		}, []string{"shard.db", "1 runs conflict", canonical(1).Key, `"n":51`, "nothing was merged"}},
+		{"the database itself", func(t *testing.T, path string) string { return filepath.Join(filepath.Dir(path), "results.db") },
+			[]string{"the database itself"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			dst := open(t, filepath.Join(dir, "results.db"))
+			put(t, dst, record(1, 5, 4), failed(2))
+			before := digest(t, dst)
+			shard := tc.shard(t, filepath.Join(dir, "shard.db"))
+			_, err := dst.Merge(ctx, shard, 0)
+			if err == nil {
+				t.Fatal("merged")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if digest(t, dst) != before {
+				t.Error("the refused merge changed the database")
+			}
+		})
+	}
+}
+
+// TestMergeIntoDatabaseBeingWritten: while another process holds the write
+// lock, Merge waits, then fails saying so, and merges once the lock is gone.
+func TestMergeIntoDatabaseBeingWritten(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.db")
+	dst := open(t, path)
+	shardPath := filepath.Join(dir, "shard.db")
+	put(t, open(t, shardPath), record(4, 3, 2))
+	writer := open(t, path)
+	tx, err := writer.DB().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("DELETE FROM runs WHERE key = 'none'"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = dst.Merge(ctx, shardPath, 100*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "another process is writing "+path) || !strings.Contains(err.Error(), "nothing was merged") {
+		t.Fatalf("error %v, want one that says another process is writing %s", err, path)
+	}
+	tx.Rollback()
+	if got, err := dst.Merge(ctx, shardPath, 100*time.Millisecond); err != nil || got.Added != 1 {
+		t.Fatalf("merge after the writer finished: %v, %v", got, err)
+	}
+}
+
+const (
+	mergeChildEnv = "OE_STORE_MERGE_CHILD" // "results.db:shard.db"
+	bigShardRuns  = 40
+)
+
+// mergeUntilKilled merges a shard into a database, printing "merging"
+// before and "merged" after; the test kills it in between.
+func mergeUntilKilled(paths string) {
+	dst, shard, _ := strings.Cut(paths, ":")
+	s, err := Open(dst)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println("merging")
+	if _, err := s.Merge(context.Background(), shard, 0); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println("merged")
+	os.Exit(0)
+}
+
+// TestKillMidMergeLeavesDatabaseAsBefore kills (SIGKILL) a process in the
+// middle of merging a large shard: the database is as it was before, sound
+// and writable, and merging again then takes the whole shard.
+func TestKillMidMergeLeavesDatabaseAsBefore(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.db")
+	shardPath := filepath.Join(dir, "shard.db")
+	dst := open(t, path)
+	put(t, dst, record(1, 5, 4), failed(2))
+	recordAt(t, dst, "a", "quick", time.Unix(0, 0), 1)
+	shard := open(t, shardPath)
+	shard.MaxEmbedding = -1
+	for seed := uint64(2); seed < 2+bigShardRuns; seed++ {
+		put(t, shard, record(seed, childEpochs*4, 5000))
+	}
+	recordAt(t, shard, "a", "quick", time.Now(), 2, 3)
+	shard.Close()
+	before := digest(t, dst)
+
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), mergeChildEnv+"="+path+":"+shardPath)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "merging" {
+	}
+	time.Sleep(time.Duration(50+time.Now().UnixNano()%100) * time.Millisecond)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	rest := ""
+	for sc.Scan() {
+		rest += sc.Text()
+	}
+	cmd.Wait()
+	if rest != "" || stderr.Len() > 0 {
+		t.Fatalf("the child was to be killed mid-merge, but it said %q %q", rest, stderr.String())
+	}
+
+	if res, err := dst.IntegrityCheck(ctx); err != nil || res != "ok" {
+		t.Fatalf("integrity_check = %q, %v", res, err)
+	}
+	if digest(t, dst) != before {
+		t.Fatal("the killed merge changed the database")
+	}
+	got, err := dst.Merge(ctx, shardPath, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Merged{Added: bigShardRuns - 1, Replaced: 1, Executions: 1}); got != want {
+		t.Errorf("merge after the kill: %v, want %v", got, want)
+	}
+}
