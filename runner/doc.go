@@ -10,5 +10,6 @@
 // executing anything. When a script completes, the store records which runs
 // it declared at its profile; a script that reads another's runs (exp's
 // Section) has Run execute that script first where they are missing or out
-// of date. runner/README.md documents the results.db schema.
+// of date. Declare runs a script declare-only, for runner/plan. runner/README.md
+// documents the results.db schema.
 package runner

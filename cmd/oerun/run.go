@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 
@@ -23,6 +24,9 @@ func init() {
 // scriptFlags are the flags of run and report.
 type scriptFlags struct {
 	opt runner.Options
+	// shard, base and budget select the runs to execute (plan.go).
+	shard, base string
+	budget      budgetFlag
 }
 
 func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *scriptFlags) {
@@ -36,6 +40,9 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.IntVar(&f.opt.Threads, "threads", 0, "threads per run (0: the CPUs shared among the jobs)")
 		fs.BoolVar(&f.opt.RetryFailed, "retry-failed", false, "execute runs recorded as failed again")
 		fs.IntVar(&f.opt.MaxEmbedding, "max-embedding", 0, "store embeddings of at most this many values (0: 200000, -1: none)")
+		fs.StringVar(&f.shard, "shard", "", "execute only shard `I/N` (from 0) of the runs missing from --base, into --db (a Slurm array task's)")
+		fs.StringVar(&f.base, "base", runner.DefaultDB, "with --shard: the database whose missing runs are split (read only)")
+		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first until this `duration` is spent, then write the reports (0: execute none)")
 	} else {
 		fs.BoolVar(&f.opt.Force, "force", false, "replace a report even if it shows more runs, or another profile, than the rebuilt one")
 	}
@@ -70,10 +77,20 @@ func runScripts(name string, args []string, reportOnly bool) error {
 	f.opt.Quiet = quiet(fs)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if f.shard != "" || f.budget.set {
+		return runPlanned(ctx, f, scripts, stderr(fs))
+	}
+	opt := f.opt
+	opt.ReportOnly = reportOnly
+	return runEach(ctx, name, opt, scripts, stderr(fs))
+}
+
+// runEach runs the scripts one after another with opt, going on after a
+// script that fails; msgs receives what each did.
+func runEach(ctx context.Context, name string, opt runner.Options, scripts []string, msgs io.Writer) error {
 	var failed []string
 	for _, script := range scripts {
-		opt := f.opt
-		opt.Script, opt.ReportOnly = script, reportOnly
+		opt.Script = script
 		res, err := runner.Run(ctx, opt)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -86,10 +103,13 @@ func runScripts(name string, args []string, reportOnly bool) error {
 			failed = append(failed, script)
 			continue
 		}
-		if reportOnly {
-			fmt.Fprintf(stderr(fs), "%s: report %s rebuilt from %s (nothing run)\n", script, res.Report, opt.DB)
-		} else {
-			fmt.Fprintf(stderr(fs), "%s: %v; report %s\n", script, res.Summary, res.Report)
+		switch {
+		case opt.ReportOnly:
+			fmt.Fprintf(msgs, "%s: report %s rebuilt from %s (nothing run)\n", script, res.Report, opt.DB)
+		case res.Deferred > 0:
+			fmt.Fprintf(msgs, "%s: report %s, %d runs still missing\n", script, res.Report, res.Deferred)
+		default:
+			fmt.Fprintf(msgs, "%s: %v; report %s\n", script, res.Summary, res.Report)
 		}
 	}
 	if len(failed) > 0 {

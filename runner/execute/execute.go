@@ -122,7 +122,7 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 		return sum, err
 	}
 	var bar *progress.Bar
-	if x.Progress != nil {
+	if x.Progress != nil && sum.Cached+len(todo) > 0 {
 		bar = progress.New(x.Progress, x.Experiment, sum.Cached+len(todo))
 		bar.Cached(sum.Cached)
 		defer bar.Finish()

@@ -30,6 +30,11 @@ func (m Merged) String() string {
 	return fmt.Sprintf("%d runs added, %d replaced, %d kept; %d executions", m.Added, m.Replaced, m.Kept, m.Executions)
 }
 
+// Add returns the sum of two counts.
+func (m Merged) Add(o Merged) Merged {
+	return Merged{Added: m.Added + o.Added, Replaced: m.Replaced + o.Replaced, Kept: m.Kept + o.Kept, Executions: m.Executions + o.Executions}
+}
+
 // Merge folds the database at shard — another oerun's results, such as one
 // task's of a Slurm array (oerun run --shard) — into s, in one transaction:
 // all of it or, on any error or a kill, nothing. Merging the same shard twice

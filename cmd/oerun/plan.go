@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/oe-lab/oe/runner"
+	"github.com/oe-lab/oe/runner/execute"
+	"github.com/oe-lab/oe/runner/plan"
+)
+
+func init() {
+	register("plan", command{
+		summary: "list the runs scripts declare that results.db lacks, with estimated costs and a split into shards",
+		run:     planCommand,
+	})
+}
+
+// budgetFlag is --budget: a duration, which 0 is too (execute nothing).
+type budgetFlag struct {
+	d   time.Duration
+	set bool
+}
+
+func (b *budgetFlag) String() string {
+	if !b.set {
+		return ""
+	}
+	return b.d.String()
+}
+
+func (b *budgetFlag) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return fmt.Errorf("budget %q: want a duration such as 90m or 2h (0: execute nothing)", v)
+	}
+	b.d, b.set = d, true
+	return nil
+}
+
+func planCommand(args []string) error {
+	fs := newFlags("plan", "[flags] experiments/X.go ...")
+	opt := runner.Options{}
+	fs.StringVar(&opt.DB, "db", runner.DefaultDB, "results database (SQLite), read only")
+	fs.StringVar(&opt.Profile, "profile", runner.DefaultProfile, "scale of the experiment: smoke, quick or paper")
+	fs.BoolVar(&opt.RetryFailed, "retry-failed", false, "count runs recorded as failed as missing")
+	shards := fs.Int("shards", 1, "show how the runs split over this many shards (Slurm array tasks)")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	scripts, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(scripts) == 0 {
+		return usageErrorf("no experiment script given")
+	}
+	if *shards < 1 {
+		return usageErrorf("--shards %d: want at least 1", *shards)
+	}
+	p, err := plan.Make(context.Background(), opt, scripts)
+	if err != nil {
+		return err
+	}
+	split := plan.Split(p.Runs, *shards)
+	if *asJSON {
+		return writePlanJSON(os.Stdout, opt, p, split)
+	}
+	writePlan(os.Stdout, opt, p, split)
+	return nil
+}
+
+// writePlan prints the plan as a table, its total and its split.
+func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending) {
+	fmt.Fprintf(w, "%d runs missing from %s at profile %s, estimated %s (cost model calibrated on %d runs there)\n",
+		len(p.Runs), opt.DB, opt.Profile, plan.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated)
+	if len(p.Runs) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "key\texperiment\tdataset\tn\td\talgorithm\tbackend\testimate")
+	for _, r := range p.Runs {
+		c := r.Job.Config
+		dataset := c.Dataset
+		if c.StandsInFor != "" {
+			dataset += " (for " + c.StandsInFor + ")"
+		}
+		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", r.Job.Key, r.Experiment, dataset, plan.Items(c), c.Dim,
+			c.Algorithm, c.Backend, plan.FormatCost(r.Cost))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "total: %d runs, estimated %s\n", len(p.Runs), plan.FormatCost(plan.Total(p.Runs)))
+	if len(split) > 1 {
+		fmt.Fprintf(w, "over %d shards:\n", len(split))
+		for i, sh := range split {
+			fmt.Fprintf(w, "  %v: %d runs, %s\n", plan.Shard{I: i, N: len(split)}, len(sh), plan.FormatCost(plan.Total(sh)))
+		}
+	}
+}
+
+type planJSON struct {
+	Database     string      `json:"database"`
+	Profile      string      `json:"profile"`
+	CalibratedOn int         `json:"calibrated_on"`
+	Count        int         `json:"count"`
+	TotalSeconds float64     `json:"total_seconds"`
+	Runs         []runJSON   `json:"runs"`
+	Shards       []shardJSON `json:"shards"`
+}
+
+type runJSON struct {
+	Key         string  `json:"key"`
+	Experiment  string  `json:"experiment"`
+	Dataset     string  `json:"dataset"`
+	StandsInFor string  `json:"stands_in_for,omitempty"`
+	N           int     `json:"n"`
+	Dim         int     `json:"dim"`
+	Algorithm   string  `json:"algorithm"`
+	Backend     string  `json:"backend"`
+	CostSeconds float64 `json:"cost_seconds"`
+}
+
+type shardJSON struct {
+	Shard       string  `json:"shard"`
+	Runs        int     `json:"runs"`
+	CostSeconds float64 `json:"cost_seconds"`
+}
+
+func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending) error {
+	out := planJSON{Database: opt.DB, Profile: opt.Profile, CalibratedOn: p.Model.Calibrated, Count: len(p.Runs),
+		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}}
+	for _, r := range p.Runs {
+		c := r.Job.Config
+		out.Runs = append(out.Runs, runJSON{Key: r.Job.Key, Experiment: r.Experiment, Dataset: c.Dataset, StandsInFor: c.StandsInFor,
+			N: plan.Items(c), Dim: c.Dim, Algorithm: c.Algorithm, Backend: c.Backend, CostSeconds: r.Cost.Seconds()})
+	}
+	for i, sh := range split {
+		out.Shards = append(out.Shards, shardJSON{Shard: plan.Shard{I: i, N: len(split)}.String(), Runs: len(sh), CostSeconds: plan.Total(sh).Seconds()})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// runPlanned is `oerun run` with --shard or --budget: it plans the missing
+// runs of all the scripts at once and executes a selection of them
+// directly, in the plan's order. A shard's runs go into its own database
+// (--db), and nothing else is written: `oerun merge` folds the shards into
+// results.db. Under a budget, the scripts then run once more, executing
+// nothing: each writes its report and, when all its runs are stored,
+// records its execution.
+func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.Writer) error {
+	opt := f.opt
+	planned := opt
+	var shard plan.Shard
+	if f.shard != "" {
+		var err error
+		if shard, err = plan.ParseShard(f.shard); err != nil {
+			return err
+		}
+		if sameDB(f.base, opt.DB) {
+			return fmt.Errorf("--shard %v: --db %s is the database the runs are split from (--base): give each shard its own, such as --db shards/%d.db", shard, opt.DB, shard.I)
+		}
+		planned.DB = f.base
+	}
+	start := time.Now()
+	p, err := plan.Make(ctx, planned, scripts)
+	if err != nil {
+		return err
+	}
+	runs, label := p.Runs, ""
+	if shard.N > 0 {
+		runs, label = plan.Split(runs, shard.N)[shard.I], "shard "+shard.String()
+	}
+	var deadline time.Time
+	if f.budget.set {
+		runs, deadline = plan.CheapestFirst(runs), start.Add(f.budget.d)
+		label = strings.TrimPrefix(label+", budget "+f.budget.d.String(), ", ")
+	}
+	fmt.Fprintf(msgs, "%s: %d of the %d runs missing from %s at profile %s, estimated %s\n", label, len(runs), len(p.Runs), planned.DB,
+		opt.Profile, plan.FormatCost(plan.Total(runs)))
+	st, err := runner.OpenStore(opt)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sum, left, err := plan.Execute(ctx, runner.Executor(opt, st, label), runs, deadline)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(msgs, "%s: %v into %s in %s\n", label, sum, opt.DB, time.Since(start).Round(time.Second))
+	if len(left) > 0 {
+		fmt.Fprintf(msgs, "%s: %d runs left, estimated %s (oerun plan lists the missing runs)\n", label, len(left), plan.FormatCost(plan.Total(left)))
+	}
+	if shard.N > 0 {
+		fmt.Fprintf(msgs, "%s: fold it into %s with `oerun merge %s %s`\n", label, f.base, f.base, opt.DB)
+		return nil
+	}
+	return writeReports(ctx, opt, scripts, msgs)
+}
+
+// writeReports runs each script executing nothing (every run it declares is
+// stored, or left missing): it writes the report and records the execution
+// of the scripts whose runs are all stored.
+func writeReports(ctx context.Context, opt runner.Options, scripts []string, msgs io.Writer) error {
+	opt.Defer = func([]execute.Pending) {}
+	return runEach(ctx, "run", opt, scripts, msgs)
+}
+
+// sameDB reports whether two paths name one database file.
+func sameDB(a, b string) bool {
+	if pa, errA := filepath.Abs(a); errA == nil {
+		if pb, errB := filepath.Abs(b); errB == nil && pa == pb {
+			return true
+		}
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}

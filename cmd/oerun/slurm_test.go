@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner"
+	"github.com/oe-lab/oe/runner/job"
+	"github.com/oe-lab/oe/runner/plan"
+	"github.com/oe-lab/oe/runner/store"
+)
+
+// cheapScript is an experiment script whose smoke profile declares a few
+// runs.
+const cheapScript = "../../experiments/embdim.go"
+
+func TestSlurmScripts(t *testing.T) {
+	j := slurmJob{command: "oerun slurm --tasks 4 x.go", oerun: "/opt/oe/bin/oerun", workdir: "/home/me/my oe", dir: "slurm",
+		profile: "paper", db: "results.db", reports: "reports", scripts: []string{"experiments/general.go", "experiments/it's.go"},
+		tasks: 4, cpus: 8, jobs: 2, threads: 4, partition: "gpu", time: "2-00:00:00", gres: "gpu:1", retryFailed: true}
+	array, merge := j.arrayScript("slurm/array.sbatch", "slurm/merge.sbatch"), j.mergeScript()
+	tests := []struct {
+		name, script, want string
+	}{
+		{"one task per shard", array, "#SBATCH --array=0-3\n"},
+		{"in the folder oerun slurm ran in", array, "#SBATCH --chdir=/home/me/my oe\n"},
+		{"resources", array, "#SBATCH --cpus-per-task=8\n#SBATCH --partition=gpu\n#SBATCH --time=2-00:00:00\n#SBATCH --gres=gpu:1\n"},
+		{"task I runs shard I/N into its own database", array,
+			`exec /opt/oe/bin/oerun run --profile paper --shard "$task/4" --base results.db --db slurm/shards/"$task".db --jobs 2 --threads 4 --retry-failed experiments/general.go 'experiments/it'\''s.go'`},
+		{"how to submit failed tasks again", array, "oerun slurm ... --submit --array 3,7"},
+		{"the merge job merges every shard", merge, "/opt/oe/bin/oerun merge results.db slurm/shards/0.db slurm/shards/1.db slurm/shards/2.db slurm/shards/3.db\n"},
+		{"then writes the reports, executing nothing", merge, "/opt/oe/bin/oerun run --profile paper --budget 0 --db results.db --reports reports experiments/general.go"},
+	}
+	for _, tc := range tests {
+		if !strings.Contains(tc.script, tc.want) {
+			t.Errorf("%s: the script lacks %q:\n%s", tc.name, tc.want, tc.script)
+		}
+	}
+	for _, s := range []string{array, merge} {
+		cmd := exec.Command("bash", "-n")
+		cmd.Stdin = strings.NewReader(s)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("bash -n: %v\n%s\n%s", err, out, s)
+		}
+	}
+}
+
+func TestCheckArray(t *testing.T) {
+	tests := []struct {
+		list string
+		err  string
+	}{
+		{"3,7", ""},
+		{"0-4", ""},
+		{"0-2,5,7", ""},
+		{"8", `--array "8": task 8 is not among 0-7 (--tasks 8)`},
+		{"6-9", `task 6-9 is not among 0-7`},
+		{"4-2", `task 4-2 is not among`},
+		{"a", `--array "a": want task indices and ranges`},
+		{"3,", `want task indices`},
+	}
+	for _, tc := range tests {
+		err := checkArray(tc.list, 8)
+		if (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("checkArray(%q): %v, want %q", tc.list, err, tc.err)
+		}
+	}
+}
+
+func TestSlurmCommandRejectsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"--dir", filepath.Join(dir, "slurm"), "--db", filepath.Join(dir, "results.db")}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no tasks", []string{cheapScript}, "--tasks 0"},
+		{"no script", []string{"--tasks", "2"}, "no experiment script"},
+		{"a missing script", []string{"--tasks", "2", "nope.go"}, "nope.go"},
+		{"--array without --submit", []string{"--tasks", "2", "--array", "1", cheapScript}, "needs --submit"},
+		{"--array out of range", []string{"--tasks", "2", "--array", "2", "--submit", cheapScript}, `--array "2"`},
+	}
+	for _, tc := range tests {
+		err := slurmCommand(append(append([]string{}, base...), tc.args...))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "slurm")); err == nil {
+		t.Error("a refused command wrote scripts")
+	}
+}
+
+// TestSlurmSubmitWithoutSbatch: where sbatch is missing, --submit says so
+// and the scripts are written all the same.
+func TestSlurmSubmitWithoutSbatch(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir)
+	err := slurmCommand([]string{"--tasks", "2", "--profile", "smoke", "--dir", filepath.Join(dir, "slurm"),
+		"--db", filepath.Join(dir, "results.db"), "--submit", cheapScript})
+	if err == nil || !strings.Contains(err.Error(), "sbatch is not on $PATH ("+dir+")") {
+		t.Fatalf("error %v, want one that says sbatch is not on $PATH", err)
+	}
+	for _, f := range []string{"array.sbatch", "merge.sbatch"} {
+		if _, err := os.Stat(filepath.Join(dir, "slurm", f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+}
+
+func TestRunShardRejectsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "shard.db")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"index not below the count", []string{"--shard", "3/2", "--db", db}, `shard "3/2": the index I must be from 0 to 1`},
+		{"no shards", []string{"--shard", "0/0", "--db", db}, `shard "0/0": the number of shards N must be at least 1`},
+		{"not numbers", []string{"--shard", "a/b", "--db", db}, `shard "a/b": want I/N`},
+		{"the shard writing the database it splits", []string{"--shard", "0/2", "--base", db, "--db", db},
+			"--db " + db + " is the database the runs are split from"},
+		{"a budget that is no duration", []string{"--budget", "soon"}, `budget "soon": want a duration`},
+		{"a negative budget", []string{"--budget", "-1h"}, `budget "-1h"`},
+	}
+	for _, tc := range tests {
+		err := runScripts("run", append(tc.args, cheapScript), false)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused shard created its database")
+	}
+}
+
+func TestPlanCommandRejectsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	newer := filepath.Join(dir, "newer.db")
+	st, err := store.Open(newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.DB().Exec("PRAGMA user_version = 9")
+	st.Close()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no shards", []string{"--shards", "0", cheapScript}, "--shards 0"},
+		{"no script", nil, "no experiment script"},
+		{"an unknown profile", []string{"--profile", "huge", cheapScript}, `unknown profile "huge"`},
+		{"a database of another schema version", []string{"--db", newer, cheapScript}, newer + ": schema version 9"},
+	}
+	for _, tc := range tests {
+		err := planCommand(tc.args)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestPlanJSON(t *testing.T) {
+	opt := runner.Options{DB: filepath.Join(t.TempDir(), "none.db"), Profile: "smoke"}
+	p, err := plan.Make(context.Background(), opt, []string{cheapScript})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := writePlanJSON(&buf, opt, p, plan.Split(p.Runs, 2)); err != nil {
+		t.Fatal(err)
+	}
+	var got planJSON
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, buf.String())
+	}
+	var sum float64
+	shardRuns := 0
+	for _, s := range got.Shards {
+		sum += s.CostSeconds
+		shardRuns += s.Runs
+	}
+	if got.Count == 0 || got.Count != len(got.Runs) || shardRuns != got.Count || len(got.Shards) != 2 ||
+		got.Profile != "smoke" || got.Runs[0].Key == "" || got.Runs[0].N == 0 || got.Runs[0].CostSeconds <= 0 {
+		t.Errorf("plan JSON incomplete:\n%s", buf.String())
+	}
+	if d := sum - got.TotalSeconds; d > 1e-6 || d < -1e-6 {
+		t.Errorf("the shards' costs add to %v, the total is %v", sum, got.TotalSeconds)
+	}
+}
+
+// TestMergeCommand merges two shards, refuses a list with a missing shard
+// without merging any, and changes nothing when merging again.
+func TestMergeCommand(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "results.db")
+	var shards []string
+	for i := 0; i < 2; i++ {
+		path := filepath.Join(dir, []string{"a.db", "b.db"}[i])
+		st, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := i * 3; seed < i*3+4; seed++ { // seed 3 is in both
+			c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: "soe", Seed: uint64(seed)}.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := &job.Outcome{Metrics: map[string]float64{job.TestError: float64(seed)}, StopReason: embed.StopConverged}
+			if err := st.Put(context.Background(), store.Record{Job: c, Status: store.OK, Outcome: out, Start: time.Now(), End: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Close()
+		shards = append(shards, path)
+	}
+	if err := mergeCommand([]string{dst, shards[0], filepath.Join(dir, "missing.db"), shards[1]}); err == nil ||
+		!strings.Contains(err.Error(), "missing.db") || !strings.Contains(err.Error(), "nothing was merged") {
+		t.Errorf("a missing shard: error %v", err)
+	}
+	if _, err := os.Stat(dst); err == nil {
+		t.Error("the refused merge wrote results.db")
+	}
+	for i := 0; i < 2; i++ {
+		if err := mergeCommand(append([]string{dst}, shards...)); err != nil {
+			t.Fatalf("merge %d: %v", i, err)
+		}
+		st, err := store.OpenReadOnly(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runs, metrics int
+		st.DB().QueryRow("SELECT count(*), (SELECT count(*) FROM metrics) FROM runs").Scan(&runs, &metrics)
+		st.Close()
+		if runs != 7 || metrics != 7 {
+			t.Errorf("merge %d: %d runs, %d metrics; want 7 and 7", i, runs, metrics)
+		}
+	}
+}
+
+// TestRunBudget: --budget 0 executes nothing but writes the report; a
+// budget that suffices executes every run and records the script's
+// execution.
+func TestRunBudget(t *testing.T) {
+	dir := t.TempDir()
+	db, reports := filepath.Join(dir, "results.db"), filepath.Join(dir, "reports")
+	count := func() (runs, executions int) {
+		st, err := store.OpenReadOnly(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		st.DB().QueryRow("SELECT count(*), (SELECT count(*) FROM experiments) FROM runs").Scan(&runs, &executions)
+		return runs, executions
+	}
+	args := []string{"--profile", "smoke", "--db", db, "--reports", reports, "--jobs", "1", "--threads", "1", cheapScript}
+	if err := runScripts("run", append([]string{"--budget", "0"}, args...), false); err != nil {
+		t.Fatal(err)
+	}
+	if runs, executions := count(); runs != 0 || executions != 0 {
+		t.Errorf("--budget 0: %d runs, %d executions recorded; want none", runs, executions)
+	}
+	if _, err := os.Stat(filepath.Join(reports, "embdim.md")); err != nil {
+		t.Errorf("--budget 0 wrote no report: %v", err)
+	}
+	if err := runScripts("run", append([]string{"--budget", "1h"}, args...), false); err != nil {
+		t.Fatal(err)
+	}
+	p, err := plan.Make(context.Background(), runner.Options{DB: db, Profile: "smoke"}, []string{cheapScript})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, executions := count(); runs == 0 || len(p.Runs) != 0 || executions != 1 {
+		t.Errorf("--budget 1h: %d runs stored, %d still missing, %d executions recorded; want all, none, 1", runs, len(p.Runs), executions)
+	}
+}
