@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"testing"
@@ -155,4 +156,16 @@ func TestFormatCost(t *testing.T) {
 			t.Errorf("FormatCost(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
+}
+
+func ExampleModel_Estimate() {
+	m := Default() // or Calibrate(ctx, st) on a results database
+	for _, alg := range []string{"soe", "forte", "oenn"} {
+		c := job.Config{Dataset: "char", Dim: 30, Lambda: 2, Algorithm: alg, Backend: job.CPU}
+		fmt.Printf("%s on CHAR (%d items): %s\n", alg, Items(c), FormatCost(m.Estimate(c)))
+	}
+	// Output:
+	// soe on CHAR (1797 items): 8.8s
+	// forte on CHAR (1797 items): 3m51s
+	// oenn on CHAR (1797 items): 6m20s
 }

@@ -316,3 +316,13 @@ func ExampleSplit() {
 	// shard 0/2: runs [0 3 4], 1m30s
 	// shard 1/2: runs [1 2 5], 1m20s
 }
+
+func ExampleParseShard() {
+	for _, v := range []string{"2/8", "8/8"} {
+		s, err := ParseShard(v)
+		fmt.Println(s, err)
+	}
+	// Output:
+	// 2/8 <nil>
+	// 0/0 plan: shard "8/8": the index I must be from 0 to 7 (N-1)
+}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/oe-lab/oe/runner/job"
 )
 
 // failed returns a failed run of the given seed.
@@ -340,4 +342,33 @@ func TestKillMidMergeLeavesDatabaseAsBefore(t *testing.T) {
 	if want := (Merged{Added: bigShardRuns - 1, Replaced: 1, Executions: 1}); got != want {
 		t.Errorf("merge after the kill: %v, want %v", got, want)
 	}
+}
+
+// ExampleStore_Merge folds a shard's run into a database; merging the shard
+// again changes nothing.
+func ExampleStore_Merge() {
+	dir, _ := os.MkdirTemp("", "merge")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	shard, err := Open(filepath.Join(dir, "shard.db"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, _ := job.Config{Dataset: "uniform", N: 100, Dim: 2, Lambda: 2, Algorithm: "storefake", Seed: 1}.Normalize()
+	shard.Put(ctx, Record{Job: c, Status: Failed, Error: "diverged", Start: time.Now(), End: time.Now()})
+	shard.Close()
+	dst, err := Open(filepath.Join(dir, "results.db"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer dst.Close()
+	for i := 0; i < 2; i++ {
+		m, err := dst.Merge(ctx, filepath.Join(dir, "shard.db"), 0)
+		fmt.Println(m, err)
+	}
+	// Output:
+	// 1 runs added, 0 replaced, 0 kept; 0 executions <nil>
+	// 0 runs added, 0 replaced, 1 kept; 0 executions <nil>
 }
