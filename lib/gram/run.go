@@ -14,8 +14,9 @@ import (
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
-// defaultMaxEpochs is the authors' nb_epochs for these methods.
-const defaultMaxEpochs = 500
+// DefaultMaxEpochs caps a run of GNMDS, CKL or FORTE whose stopping rule has
+// not fired: the authors' nb_epochs for these methods.
+const DefaultMaxEpochs = 500
 
 // Projection accuracy: the eigensolver's relative residual tolerance and the
 // Krylov depth used for every projection of a run.
@@ -116,7 +117,7 @@ func (r *run) maxEpochs() int {
 	if r.opt.MaxEpochs > 0 {
 		return r.opt.MaxEpochs
 	}
-	return defaultMaxEpochs
+	return DefaultMaxEpochs
 }
 
 // factorDist returns d_ab = ‖x_a − x_b‖² for K = XXᵀ.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/gram"
 	"github.com/oe-lab/oe/lib/landmark"
 	"github.com/oe-lab/oe/lib/oenn"
 	"github.com/oe-lab/oe/lib/tripletloss"
@@ -18,45 +20,28 @@ import (
 	"github.com/oe-lab/oe/runner/store"
 )
 
-// family groups the methods whose epochs cost alike.
-type family int
-
-const (
-	tripletLoss  family = iota // soe, ste, tste, cklx: a pass over the triplets, d values each
-	gramMethod                 // gnmds, ckl, forte: products of a sparse n×n step with an n×d block
-	neuralNet                  // oenn: each batch's distinct items through three w×w layers
-	landmarkLOE                // loe: BTL ascent over every landmark's queries
-	landmarkLLOE               // lloe: SOE on a subset of ≤ 1,000 items, then every item inserted
-)
-
-// method is what the cost model knows of one algorithm: its family, its
-// default cap on epochs (the library's), whether the paper's stopping rule
-// ends it earlier, and the seconds per unit of fit work measured on the
-// 2-core development machine (Calibrate on results.db at commit 686a5de:
-// 776 quick-profile runs, one thread each), used where a database holds
-// none of its runs.
+// method is what the cost model knows of one algorithm besides its
+// embed.Family: its default cap on epochs (the library's) and the seconds
+// per unit of fit
+// work measured on the 2-core development machine (Calibrate on results.db
+// at commit 686a5de: 776 quick-profile runs, one thread each), used where a
+// database holds none of its runs.
 type method struct {
-	family    family
 	maxEpochs int
-	stopRule  bool
 	rate      float64
 }
 
-// gramMaxEpochs is lib/gram's default cap (its unexported defaultMaxEpochs,
-// the authors' nb_epochs).
-const gramMaxEpochs = 500
-
 var methods = map[string]method{
-	"soe":   {tripletLoss, tripletloss.DefaultMaxEpochs, true, 1.6e-9},
-	"ste":   {tripletLoss, tripletloss.DefaultMaxEpochs, true, 4.0e-9},
-	"tste":  {tripletLoss, tripletloss.DefaultMaxEpochs, true, 7.6e-9},
-	"cklx":  {tripletLoss, tripletloss.DefaultMaxEpochs, true, 2.7e-9},
-	"gnmds": {gramMethod, gramMaxEpochs, true, 1.8e-8},
-	"ckl":   {gramMethod, gramMaxEpochs, true, 9.7e-9},
-	"forte": {gramMethod, gramMaxEpochs, true, 2.2e-8},
-	"oenn":  {neuralNet, oenn.DefaultMaxEpochs, true, 1.4e-10},
-	"loe":   {landmarkLOE, landmark.DefaultLOEIterations, false, 3.3e-8},
-	"lloe":  {landmarkLLOE, landmark.DefaultLLOEPhase1Epochs, false, 2.3e-9},
+	"soe":   {tripletloss.DefaultMaxEpochs, 1.6e-9},
+	"ste":   {tripletloss.DefaultMaxEpochs, 4.0e-9},
+	"tste":  {tripletloss.DefaultMaxEpochs, 7.6e-9},
+	"cklx":  {tripletloss.DefaultMaxEpochs, 2.7e-9},
+	"gnmds": {gram.DefaultMaxEpochs, 1.8e-8},
+	"ckl":   {gram.DefaultMaxEpochs, 9.7e-9},
+	"forte": {gram.DefaultMaxEpochs, 2.2e-8},
+	"oenn":  {oenn.DefaultMaxEpochs, 1.4e-10},
+	"loe":   {landmark.DefaultLOEIterations, 3.3e-8},
+	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 2.3e-9},
 }
 
 // Defaults of the parts of a run outside the fit, measured as the method
@@ -75,7 +60,8 @@ const (
 // up (draw its triplets), fit it and evaluate it, each a rate (seconds per
 // unit of work) times the work the run's size implies.
 //
-// The fit's work is epochs × the work of one epoch, by family, with n items,
+// The fit's work is epochs × the work of one epoch, by the method's family
+// (lib/embed) and, among the landmark methods, by method, with n items,
 // d dimensions and T = ⌈λ·n·d·log₂n⌉ triplets (or oracle queries):
 //
 //	soe, ste, tste, cklx   T·d                       (one pass over the triplets)
@@ -84,9 +70,10 @@ const (
 //	loe                    T                         (BTL ascent over all landmarks' queries)
 //	lloe                   T(m)·d, plus n·a·100·d once (SOE on m = min(n/2, 1000) items; n insertions, a = 2(d+1) anchors)
 //
-// Epochs are the run's MaxEpochs, or the method's default cap, or — for
-// methods the paper's stopping rule ends — the fewer epochs the method's
-// converged runs in the database took (the median; 150 without any).
+// Epochs are the run's MaxEpochs or the method's default cap; the paper's
+// stopping rule ends all but the landmark methods (which run their
+// iterations) earlier, after the epochs the method's converged runs in the
+// database took if fewer (the median; 150 without any).
 // Setup is T triplets drawn; evaluation is the kNN errors on the embedding
 // and on the data (n²·(d+D) for a labelled dataset of dimension D) and the
 // Procrustes disparity (n·D·d).
@@ -157,13 +144,12 @@ func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
 		if json.Unmarshal([]byte(cfg), &c) != nil || !ep.Valid || !items.Valid || !dataDim.Valid {
 			continue
 		}
-		meth, ok := methods[c.Algorithm]
-		if !ok {
+		if _, ok := methods[c.Algorithm]; !ok {
 			continue
 		}
 		sz := size{n: int(items.Float64), d: c.Dim, dataDim: int(dataDim.Float64), lambda: c.Lambda, labeled: labeled(c.Dataset)}
 		sz.triplets = triplets.Count(sz.lambda, sz.n, sz.d)
-		if w := sz.fitWork(meth.family, c, int(ep.Float64)); fitS.Valid && w > 0 {
+		if w := sz.fitWork(c, int(ep.Float64)); fitS.Valid && w > 0 {
 			k := rateKey{c.Algorithm, backend}
 			if fit[k] == nil {
 				fit[k] = &ratio{}
@@ -174,7 +160,7 @@ func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
 		if stop == "converged" {
 			epochs[c.Algorithm] = append(epochs[c.Algorithm], ep.Float64)
 		}
-		if setupS.Valid && sz.triplets > 0 && !meth.isActive() {
+		if setupS.Valid && sz.triplets > 0 && !active(c.Algorithm) {
 			setup = append(setup, setupS.Float64/float64(sz.triplets))
 		}
 		if evalS.Valid {
@@ -220,9 +206,9 @@ func (m *Model) Estimate(c job.Config) time.Duration {
 		meth = methods["soe"]
 	}
 	sz := sizeOf(c)
-	fit := m.rate(c.Algorithm, c.Backend, meth) * sz.fitWork(meth.family, c, m.epochs(c, meth))
+	fit := m.rate(c.Algorithm, c.Backend, meth) * sz.fitWork(c, m.epochs(c, meth))
 	secs := fit + m.evalRate*sz.evalWork()
-	if !meth.isActive() {
+	if !active(c.Algorithm) {
 		secs += m.setupRate * float64(sz.triplets)
 	}
 	return time.Duration(secs * float64(time.Second))
@@ -244,8 +230,8 @@ func (m *Model) epochs(c job.Config, meth method) int {
 	if c.MaxEpochs > 0 {
 		limit = c.MaxEpochs
 	}
-	if !meth.stopRule {
-		return limit
+	if family(c.Algorithm) == embed.FamilyLandmark {
+		return limit // fixed iterations: the paper's stopping rule does not end them
 	}
 	typical, ok := m.typicalEpochs[c.Algorithm]
 	if !ok {
@@ -254,7 +240,22 @@ func (m *Model) epochs(c job.Config, meth method) int {
 	return min(limit, typical)
 }
 
-func (meth method) isActive() bool { return meth.family == landmarkLOE || meth.family == landmarkLLOE }
+// family returns the method's family (lib/embed); an unknown method counts
+// as one that optimises the embedding.
+func family(alg string) embed.Family {
+	info, err := embed.Lookup(alg)
+	if err != nil {
+		return embed.FamilyEmbedding
+	}
+	return info.Family
+}
+
+// active reports whether the method asks an oracle instead of drawing
+// triplets first.
+func active(alg string) bool {
+	info, err := embed.Lookup(alg)
+	return err == nil && info.Active
+}
 
 // size is what a run's cost depends on.
 type size struct {
@@ -296,13 +297,14 @@ func labeled(dataset string) bool {
 	return err == nil && spec.Labeled()
 }
 
-// fitWork is the work of fitting for the given epochs (see Model).
-func (sz size) fitWork(f family, c job.Config, epochs int) float64 {
+// fitWork is the work of fitting the run c for the given epochs (see
+// Model), by its method's family.
+func (sz size) fitWork(c job.Config, epochs int) float64 {
 	n, d, t, e := float64(sz.n), float64(sz.d), float64(sz.triplets), float64(epochs)
-	switch f {
-	case gramMethod:
+	switch family(c.Algorithm) {
+	case embed.FamilyGram:
 		return e * math.Min(2*t, n*n) * d
-	case neuralNet:
+	case embed.FamilyNeural:
 		batch := float64(oenn.DefaultBatchSize)
 		if c.BatchSize > 0 {
 			batch = float64(c.BatchSize)
@@ -310,9 +312,10 @@ func (sz size) fitWork(f family, c job.Config, epochs int) float64 {
 		batch = math.Min(batch, t)
 		w := float64(oenn.Width(sz.n, sz.d))
 		return e * math.Ceil(t/batch) * math.Min(3*batch, n) * w * w
-	case landmarkLOE:
-		return e * t
-	case landmarkLLOE:
+	case embed.FamilyLandmark:
+		if c.Algorithm != "lloe" {
+			return e * t // loe
+		}
 		m := min(sz.n/2, landmark.DefaultLLOEMaxSubset)
 		anchors := 2 * (d + 1)
 		return e*float64(triplets.Count(sz.lambda, m, sz.d))*d + n*anchors*landmark.DefaultLLOEPhase2Iterations*d

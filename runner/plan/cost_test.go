@@ -35,7 +35,7 @@ func TestFitWork(t *testing.T) {
 	m := Default()
 	work := func(c job.Config) float64 {
 		meth := methods[c.Algorithm]
-		return sizeOf(c).fitWork(meth.family, c, m.epochs(c, meth))
+		return sizeOf(c).fitWork(c, m.epochs(c, meth))
 	}
 	// CHAR at the paper's size: n = 1,797 (lib/datasets), T = 1,165,683
 	// (bench/char.md).
@@ -88,7 +88,7 @@ func TestCalibrate(t *testing.T) {
 		}
 		sz := sizeOf(c.Config)
 		out := &job.Outcome{StopReason: r.stop, Metrics: map[string]float64{
-			job.FitSeconds: rate * sz.fitWork(tripletLoss, c.Config, r.epochs), job.Epochs: float64(r.epochs),
+			job.FitSeconds: rate * sz.fitWork(c.Config, r.epochs), job.Epochs: float64(r.epochs),
 			job.Items: float64(r.n), job.DataDim: 2, job.SetupSeconds: 0, job.EvalSeconds: 0}}
 		if err := st.Put(ctx, store.Record{Job: c, Status: store.OK, Outcome: out, Start: time.Now(), End: time.Now()}); err != nil {
 			t.Fatal(err)
@@ -133,7 +133,7 @@ func TestModelAgainstCHARBench(t *testing.T) {
 	for _, b := range bench {
 		c := job.Config{Dataset: "char", Dim: 30, Lambda: 2, Algorithm: b.alg, Backend: job.CPU}
 		meth := methods[b.alg]
-		est := m.rate(b.alg, job.CPU, meth) * sizeOf(c).fitWork(meth.family, c, b.epochs)
+		est := m.rate(b.alg, job.CPU, meth) * sizeOf(c).fitWork(c, b.epochs)
 		if r := est / (2 * b.fit); r < 0.25 || r > 4 {
 			t.Errorf("%s: estimated %.1f s on one thread, measured %.1f s on two: ratio %.2f to twice that", b.alg, est, b.fit, r)
 		}
