@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -112,4 +113,26 @@ func TestDeferLeavesTheExecutionUnrecorded(t *testing.T) {
 	if res.Deferred != 0 || !recorded() {
 		t.Errorf("with every run stored: %d deferred, recorded %v; want 0 and recorded", res.Deferred, recorded())
 	}
+}
+
+// ExampleDeclare lists the runs a script would execute against a database
+// that holds none, executing nothing.
+func ExampleDeclare() {
+	dir, _ := os.MkdirTemp("", "declare")
+	defer os.RemoveAll(dir)
+	runs, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "results.db"), Profile: "smoke"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range runs[:3] {
+		c := r.Job.Config
+		fmt.Printf("%s: %s on %d %s points, λ = %v, rep %d\n", r.Experiment, c.Algorithm, c.N, c.Dataset, c.Lambda, c.Rep)
+	}
+	fmt.Println(len(runs), "runs")
+	// Output:
+	// demo: runnerfake on 20 uniform points, λ = 1, rep 0
+	// demo: runnerfake on 20 uniform points, λ = 1, rep 1
+	// demo: runnerfake on 20 uniform points, λ = 2, rep 0
+	// 6 runs
 }
