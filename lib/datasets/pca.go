@@ -3,10 +3,10 @@ package datasets
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // ProjectPCA returns the n × k coordinates of the rows of x on its top k
@@ -97,37 +97,33 @@ const (
 )
 
 // centredGram returns the upper triangle of Σᵢ (xᵢ−μ)(xᵢ−μ)ᵀ as a row-major
-// d × d slice (the lower triangle is unspecified). Workers own disjoint rows
-// of tiles and add the panels in row order, so the result does not depend on
-// the number of workers.
+// d × d slice (the lower triangle is unspecified). The tile rows are dealt
+// into stripes (tile row ib to stripe ib mod stripes), one task each, which
+// packs every panel once for its tile rows; a tile adds the panels in row
+// order whichever stripe owns it, so the result does not depend on the
+// number of stripes (GOMAXPROCS).
 func centredGram(x *mat.Dense, mean []float64) []float64 {
 	n, d := x.Dims()
 	dp := (d + tile - 1) / tile * tile // padded columns are zero
 	gram := make([]float64, dp*dp)
 	blocks := dp / tile
-	workers := min(runtime.GOMAXPROCS(0), blocks)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			panel := make([]float64, dp*panelRows)
-			for r0 := 0; r0 < n; r0 += panelRows {
-				m := min(panelRows, n-r0)
-				for r := 0; r < m; r++ {
-					for j, v := range x.RawRowView(r0 + r) {
-						panel[j*panelRows+r] = v - mean[j]
-					}
-				}
-				for ib := w; ib < blocks; ib += workers {
-					for jb := ib; jb < blocks; jb++ {
-						gramTile(gram, dp, panel, m, ib*tile, jb*tile)
-					}
+	stripes := min(parallel.Workers(0), blocks)
+	parallel.For(0, stripes, func(_, stripe int) {
+		panel := make([]float64, dp*panelRows)
+		for r0 := 0; r0 < n; r0 += panelRows {
+			m := min(panelRows, n-r0)
+			for r := 0; r < m; r++ {
+				for j, v := range x.RawRowView(r0 + r) {
+					panel[j*panelRows+r] = v - mean[j]
 				}
 			}
-		}()
-	}
-	wg.Wait()
+			for ib := stripe; ib < blocks; ib += stripes {
+				for jb := ib; jb < blocks; jb++ {
+					gramTile(gram, dp, panel, m, ib*tile, jb*tile)
+				}
+			}
+		}
+	})
 	out := make([]float64, d*d)
 	for i := 0; i < d; i++ {
 		copy(out[i*d:(i+1)*d], gram[i*dp:i*dp+d])

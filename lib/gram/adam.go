@@ -30,8 +30,7 @@ func (a *amsgrad) step(g, delta []float64, threads int) {
 	bc2 := math.Sqrt(1 - math.Pow(a.beta2, float64(a.t)))
 	b1, b2, eps := a.beta1, a.beta2, a.eps
 	const perChunk = 1 << 16
-	parallel.For(threads, numChunks(len(g), perChunk), func(_, c int) {
-		from, to := chunkRange(c, perChunk, len(g))
+	parallel.ForChunks(threads, len(g), perChunk, func(_, from, to int) {
 		for e := from; e < to; e++ {
 			ge := g[e]
 			me := b1*a.m[e] + (1-b1)*ge

@@ -98,7 +98,7 @@ func fitAdam(ctx context.Context, method string, obj objective, defLR float64, p
 	if opt.BatchSize > 0 {
 		bs = opt.BatchSize
 	}
-	batches := numChunks(r.m, min(bs, r.m))
+	batches := parallel.Chunks(r.m, min(bs, r.m))
 	size := r.pat.edges() + r.n
 	adam := newAMSGrad(size, lr)
 	g := make([]float64, size)
@@ -232,15 +232,13 @@ func (r *run) innerGradDiff(w []float64, y *mat.Dense) float64 {
 	dk, dy := factorDist(r.x), factorDist(y)
 	const perChunk = 8192
 	edges := r.pat.edges()
-	partial := make([]float64, numChunks(edges, perChunk))
-	parallel.For(r.threads, len(partial), func(_, c int) {
-		from, to := chunkRange(c, perChunk, edges)
+	partial := parallel.Map(r.threads, edges, perChunk, func(_, from, to int) float64 {
 		s := 0.0
 		for e := from; e < to; e++ {
 			a, b := r.pat.lo[e], r.pat.hi[e]
 			s += w[e] * (dk(a, b) - dy(a, b))
 		}
-		partial[c] = s
+		return s
 	})
 	total := r.obj.lambda * (trace(r.x) - trace(y))
 	for _, v := range partial {

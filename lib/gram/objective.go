@@ -64,10 +64,7 @@ type sqDist func(a, b int32) float64
 // threads.
 func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []float64, threads int) float64 {
 	const perChunk = 8192
-	chunks := numChunks(to-from, perChunk)
-	partial := make([]float64, chunks)
-	parallel.For(threads, chunks, func(_, c int) {
-		lo, hi := chunkRange(c, perChunk, to-from)
+	return parallel.Sum(threads, to-from, perChunk, func(lo, hi int) float64 {
 		sum := 0.0
 		for t := from + lo; t < from+hi; t++ {
 			i, j, k := s.At(t)
@@ -77,11 +74,6 @@ func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []f
 				coef[2*t], coef[2*t+1] = a, b
 			}
 		}
-		partial[c] = sum
+		return sum
 	})
-	total := 0.0
-	for _, v := range partial {
-		total += v
-	}
-	return total
 }

@@ -34,8 +34,7 @@ func newLowRankPlusSparse(x *mat.Dense, p *pattern, off, diag []float64, threads
 	}
 	vals = vals[:len(p.adjEdge)]
 	const perChunk = 1 << 16
-	parallel.For(threads, numChunks(len(vals), perChunk), func(_, c int) {
-		from, to := chunkRange(c, perChunk, len(vals))
+	parallel.ForChunks(threads, len(vals), perChunk, func(_, from, to int) {
 		for i, e := range p.adjEdge[from:to] {
 			vals[from+i] = off[e]
 		}
@@ -58,8 +57,7 @@ func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 	row := func(b int32) []float64 { return s.Data[int(b)*s.Stride : int(b)*s.Stride+c] }
 	ptr, col, val := o.p.adjPtr, o.p.adjCol, o.adjVal
 	const rowsPerChunk = 64
-	parallel.For(o.threads, numChunks(o.p.n, rowsPerChunk), func(_, ch int) {
-		from, to := chunkRange(ch, rowsPerChunk, o.p.n)
+	parallel.ForChunks(o.threads, o.p.n, rowsPerChunk, func(_, from, to int) {
 		for a := from; a < to; a++ {
 			out := d.Data[a*d.Stride : a*d.Stride+c]
 			axpy(o.diag[a], s.Data[a*s.Stride:a*s.Stride+c], out)

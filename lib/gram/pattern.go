@@ -69,10 +69,8 @@ func newPattern(s *triplets.Set, n, threads int) (*pattern, error) {
 		fill[lo]++
 	}
 	const rowsPerChunk = 64
-	chunks := numChunks(n, rowsPerChunk)
 	uniq := make([]int64, n+1) // edges per row, then prefix sums
-	parallel.For(threads, chunks, func(_, c int) {
-		from, to := chunkRange(c, rowsPerChunk, n)
+	parallel.ForChunks(threads, n, rowsPerChunk, func(_, from, to int) {
 		for a := from; a < to; a++ {
 			row := keys[rowStart[a]:rowStart[a+1]]
 			slices.Sort(row)
@@ -96,8 +94,7 @@ func newPattern(s *triplets.Set, n, threads int) (*pattern, error) {
 		contribPtr: make([]int64, edges+1),
 		contrib:    make([]int32, slots),
 	}
-	parallel.For(threads, chunks, func(_, c int) {
-		from, to := chunkRange(c, rowsPerChunk, n)
+	parallel.ForChunks(threads, n, rowsPerChunk, func(_, from, to int) {
 		for a := from; a < to; a++ {
 			e := uniq[a] - 1
 			for x := rowStart[a]; x < rowStart[a+1]; x++ {
@@ -144,8 +141,7 @@ func (p *pattern) edges() int { return len(p.lo) }
 // off-diagonal entries −w.
 func (p *pattern) gather(coef, w, diag []float64, lambda float64, threads int) {
 	const edgesPerChunk = 4096
-	parallel.For(threads, numChunks(p.edges(), edgesPerChunk), func(_, c int) {
-		from, to := chunkRange(c, edgesPerChunk, p.edges())
+	parallel.ForChunks(threads, p.edges(), edgesPerChunk, func(_, from, to int) {
 		for e := from; e < to; e++ {
 			sum := 0.0
 			for _, slot := range p.contrib[p.contribPtr[e]:p.contribPtr[e+1]] {
@@ -155,8 +151,7 @@ func (p *pattern) gather(coef, w, diag []float64, lambda float64, threads int) {
 		}
 	})
 	const rowsPerChunk = 256
-	parallel.For(threads, numChunks(p.n, rowsPerChunk), func(_, c int) {
-		from, to := chunkRange(c, rowsPerChunk, p.n)
+	parallel.ForChunks(threads, p.n, rowsPerChunk, func(_, from, to int) {
 		for a := from; a < to; a++ {
 			sum := lambda
 			for _, e := range p.adjEdge[p.adjPtr[a]:p.adjPtr[a+1]] {

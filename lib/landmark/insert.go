@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/optim"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -46,7 +47,7 @@ func newInserter(items []int, emb []float64, d int, lr float64, iters, threads i
 			in.dist[a*m+b], in.dist[b*m+a] = s, s
 		}
 	}
-	forEach(m, threads, func(a int, _ struct{}) {
+	parallel.For(threads, m, func(_, a int) {
 		ord := make([]int32, 0, m-1)
 		for b := 0; b < m; b++ {
 			if b != a {
@@ -64,7 +65,7 @@ func newInserter(items []int, emb []float64, d int, lr float64, iters, threads i
 			return 0
 		})
 		in.order[a] = ord
-	}, func() struct{} { return struct{}{} })
+	})
 	return in
 }
 

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -164,10 +165,10 @@ func TestInsertAgainstTruth(t *testing.T) {
 		in := newInserter(sub, emb, d, DefaultLLOEPhase2LR, DefaultLLOEPhase2Iterations, threads)
 		out := make([]float64, (n-m)*d)
 		errs := make([]error, n-m)
-		forEach(n-m, threads, func(r int, w *insertWork) {
+		parallel.ForWith(threads, n-m, in.newWork, func(w *insertWork, r int) {
 			item := m + r
 			errs[r] = in.place(o.Session(uint64(item)), rand.New(rand.NewPCG(1, uint64(item))), item, out[r*d:(r+1)*d], w)
-		}, in.newWork)
+		})
 		if err := errors.Join(errs...); err != nil {
 			t.Fatal(err)
 		}

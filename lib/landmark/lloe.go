@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/tripletloss"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -271,7 +272,7 @@ func (l *LLOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 	}
 	rest := perm[m:]
 	errs := make([]error, len(rest))
-	forEach(len(rest), opt.Threads, func(r int, w *insertWork) {
+	parallel.ForWith(opt.Threads, len(rest), in.newWork, func(w *insertWork, r int) {
 		if err := ctx.Err(); err != nil {
 			errs[r] = err
 			return
@@ -279,7 +280,7 @@ func (l *LLOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 		item := rest[r]
 		errs[r] = in.place(p.Oracle.Session(streamLLOEPhase2+uint64(item)),
 			rand.New(rand.NewPCG(opt.Seed, streamLLOEPhase2+uint64(item))), item, emb.RawRowView(item), w)
-	}, in.newWork)
+	})
 	for _, e := range errs {
 		if errors.Is(e, errNaN) {
 			return nil, embed.Diverged("lloe", kept.Epochs)

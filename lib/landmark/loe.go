@@ -152,14 +152,14 @@ func (l *LOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*emb
 	scores := make([]float64, n*k)
 	steps := make([]int, k)
 	errs := make([]error, k)
-	forEach(k, opt.Threads, func(a int, w *btlWork) {
+	parallel.ForWith(opt.Threads, k, func() *btlWork { return newBTLWork(n) }, func(w *btlWork, a int) {
 		cmp := askLandmark(p.Oracle.Session(streamLOE+uint64(a)),
 			rand.New(rand.NewPCG(opt.Seed, uint64(a))), landmarks[a], n, pl.perLM)
 		steps[a], errs[a] = fitBTL(ctx, cmp, iters, lr, w.scores, w.grad, w.prev)
 		for i, s := range w.scores {
 			scores[i*k+a] = s
 		}
-	}, func() *btlWork { return newBTLWork(n) })
+	})
 	maxSteps := 0
 	for a, e := range errs {
 		if errors.Is(e, errNaN) {
@@ -241,17 +241,6 @@ type btlWork struct{ scores, grad, prev []float64 }
 
 func newBTLWork(n int) *btlWork {
 	return &btlWork{scores: make([]float64, n), grad: make([]float64, n), prev: make([]float64, n)}
-}
-
-// forEach runs fn(i, work) for i in [0, count) on threads goroutines (0:
-// GOMAXPROCS), each with its own work value from newWork. Results must not
-// depend on which goroutine ran which i.
-func forEach[W any](count, threads int, fn func(i int, work W), newWork func() W) {
-	work := make([]W, min(parallel.Workers(threads), count))
-	for w := range work {
-		work[w] = newWork()
-	}
-	parallel.For(threads, count, func(w, i int) { fn(i, work[w]) })
 }
 
 // finite reports whether every entry of x is finite.

@@ -3,9 +3,10 @@ package metrics_test
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
-	"gonum.org/v1/gonum/mat"
 )
 
 // A quadrilateral and the same shape turned by 90°, halved and moved: the

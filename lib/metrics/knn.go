@@ -5,14 +5,13 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // KNNError returns the k-nearest-neighbour classification error of the points x (one row per item) with the
@@ -124,40 +123,39 @@ func knnPredict(train blas64.General, trainY []int, test blas64.General, k int) 
 	trainSq := rowSquares(train)
 	testSq := rowSquares(test)
 	pred := make([]int, test.Rows)
-	blocks := (test.Rows + testBlock - 1) / testBlock
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), blocks) {
-		wg.Go(func() {
-			prod := make([]float64, testBlock*trainBlock)
-			nb := newNeighbours(testBlock, k)
-			scratch := make([]int, k)
-			for b := int(next.Add(1) - 1); b < blocks; b = int(next.Add(1) - 1) {
-				q0, q1 := b*testBlock, min((b+1)*testBlock, test.Rows)
-				nb.reset(q1 - q0)
-				for t0 := 0; t0 < train.Rows; t0 += trainBlock {
-					t1 := min(t0+trainBlock, train.Rows)
-					qs := sub(test, q0, q1)
-					ts := sub(train, t0, t1)
-					c := blas64.General{Rows: q1 - q0, Cols: t1 - t0, Stride: t1 - t0, Data: prod[:(q1-q0)*(t1-t0)]}
-					blas64.Gemm(blas.NoTrans, blas.Trans, 1, qs, ts, 0, c)
-					for q := range c.Rows {
-						row := c.Data[q*c.Stride : q*c.Stride+c.Cols]
-						qq, bound := testSq[q0+q], nb.bound(q)
-						for t, dot := range row {
-							if d := qq + trainSq[t0+t] - 2*dot; d < bound {
-								bound = nb.offer(q, d, int32(t0+t))
-							}
-						}
+	type scratch struct {
+		prod  []float64
+		nb    *neighbours
+		votes []int
+	}
+	blocks := parallel.Chunks(test.Rows, testBlock)
+	newScratch := func() scratch {
+		return scratch{prod: make([]float64, testBlock*trainBlock), nb: newNeighbours(testBlock, k), votes: make([]int, k)}
+	}
+	parallel.ForWith(0, blocks, newScratch, func(work scratch, b int) {
+		q0, q1 := parallel.Chunk(b, testBlock, test.Rows)
+		prod, nb := work.prod, work.nb
+		nb.reset(q1 - q0)
+		for t0 := 0; t0 < train.Rows; t0 += trainBlock {
+			t1 := min(t0+trainBlock, train.Rows)
+			qs := sub(test, q0, q1)
+			ts := sub(train, t0, t1)
+			c := blas64.General{Rows: q1 - q0, Cols: t1 - t0, Stride: t1 - t0, Data: prod[:(q1-q0)*(t1-t0)]}
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1, qs, ts, 0, c)
+			for q := range c.Rows {
+				row := c.Data[q*c.Stride : q*c.Stride+c.Cols]
+				qq, bound := testSq[q0+q], nb.bound(q)
+				for t, dot := range row {
+					if d := qq + trainSq[t0+t] - 2*dot; d < bound {
+						bound = nb.offer(q, d, int32(t0+t))
 					}
 				}
-				for q := range q1 - q0 {
-					pred[q0+q] = vote(nb.of(q), trainY, scratch)
-				}
 			}
-		})
-	}
-	wg.Wait()
+		}
+		for q := range q1 - q0 {
+			pred[q0+q] = vote(nb.of(q), trainY, work.votes)
+		}
+	})
 	return pred
 }
 

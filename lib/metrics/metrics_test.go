@@ -3,13 +3,15 @@ package metrics
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/oe-lab/oe/lib/triplets"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/triplets"
 )
 
 func randomPoints(n, d int, seed uint64) *mat.Dense {
@@ -52,7 +54,7 @@ func TestTripletError(t *testing.T) {
 // all satisfied.
 func TestTripletErrorParallel(t *testing.T) {
 	x := randomPoints(1000, 3, 1)
-	s, err := triplets.Random(x, 3*parallelTriplets+5, triplets.Noise{}, 1, 2)
+	s, err := triplets.Random(x, 12*tripletsPerTask+5, triplets.Noise{}, 1, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,6 +412,36 @@ func BenchmarkProcrustes(b *testing.B) {
 	for b.Loop() {
 		if _, err := Procrustes(truth, emb); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestIndependentOfThreads checks that TripletError and KNNError, which
+// split their work over GOMAXPROCS goroutines, give the same numbers for
+// 1, 2, 3 and 7 of them, on inputs of several work chunks.
+func TestIndependentOfThreads(t *testing.T) {
+	x := randomPoints(2000, 3, 6)
+	s, err := triplets.Random(x, 5*tripletsPerTask+7, triplets.Noise{}, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := randomPoints(2000, 2, 7)
+	labels := make([]int, 2000)
+	for i := range labels {
+		labels[i] = int(math.Floor(2 * x.At(i, 0)))
+	}
+	measure := func(threads int) (float64, float64) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
+		knn, err := KNNError(emb, labels, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return TripletError(emb, s), knn
+	}
+	tripletOne, knnOne := measure(1)
+	for _, threads := range []int{2, 3, 7} {
+		if tr, knn := measure(threads); tr != tripletOne || knn != knnOne {
+			t.Errorf("%d threads: triplet error %v, kNN error %v; 1 thread: %v, %v", threads, tr, knn, tripletOne, knnOne)
 		}
 	}
 }

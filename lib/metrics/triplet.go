@@ -2,16 +2,17 @@ package metrics
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
-	"github.com/oe-lab/oe/lib/triplets"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
+	"github.com/oe-lab/oe/lib/triplets"
 )
 
-// parallelTriplets is the set size from which TripletError splits the work
-// across goroutines; below it, starting them costs more than it saves.
-const parallelTriplets = 1 << 16
+// tripletsPerTask is the number of triplets one task of TripletError
+// checks; smaller sets run on the calling goroutine, where starting others
+// would cost more than it saves.
+const tripletsPerTask = 1 << 14
 
 // TripletError returns the fraction of triplets (i,j,k) of s that emb violates, i.e. with ‖eᵢ−eⱼ‖ ≥ ‖eᵢ−eₖ‖
 // (ties count as violated). Parallel for large sets.
@@ -33,17 +34,9 @@ func TripletError(emb *mat.Dense, s *triplets.Set) float64 {
 		return 0
 	}
 	raw := emb.RawMatrix()
-	workers := 1
-	if m >= parallelTriplets {
-		workers = min(runtime.GOMAXPROCS(0), m/(parallelTriplets/4))
-	}
-	counts := make([]int, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		from, to := w*m/workers, (w+1)*m/workers
-		wg.Go(func() { counts[w] = violations(raw.Data, raw.Stride, raw.Cols, s.Idx[3*from:3*to]) })
-	}
-	wg.Wait()
+	counts := parallel.Map(0, m, tripletsPerTask, func(_, from, to int) int {
+		return violations(raw.Data, raw.Stride, raw.Cols, s.Idx[3*from:3*to])
+	})
 	bad := 0
 	for _, c := range counts {
 		bad += c

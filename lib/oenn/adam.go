@@ -1,6 +1,10 @@
 package oenn
 
-import "math"
+import (
+	"math"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
+)
 
 // amsgrad is Adam with the AMSGrad correction (Reddi et al.), as the
 // authors' code runs it (torch.optim.Adam with amsgrad=True; see
@@ -49,7 +53,7 @@ func (o *amsgrad) step(p, g []float32) {
 	stepSize, invSqrtBC2, eps := k.stepSize, k.invSqrtBC2, k.eps
 	// Every entry is updated independently, so the ranges can run on any
 	// number of goroutines without changing the result.
-	parallelRange(len(p), 1<<15, func(lo, hi int) {
+	parallel.ForChunks(0, len(p), 1<<15, func(_, lo, hi int) {
 		m, v, vmax := o.m[lo:hi], o.v[lo:hi], o.vmax[lo:hi]
 		pr := p[lo:hi]
 		for i, gi := range g[lo:hi] {

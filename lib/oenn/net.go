@@ -128,7 +128,7 @@ func (net *embNet) forward(ws *workspace, r int) {
 // addBias adds b to every row of x and, if relu is set, clamps negative
 // entries to zero.
 func addBias(x, b []float32, relu bool) {
-	parallelRange(len(x)/len(b), 64, func(r0, r1 int) {
+	parallel.ForChunks(0, len(x)/len(b), 64, func(_, r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			row := x[i*len(b) : (i+1)*len(b)]
 			if relu {
@@ -145,7 +145,7 @@ func addBias(x, b []float32, relu bool) {
 // maskReLU zeroes the entries of grad where the ReLU output act is zero:
 // ReLU passes no gradient there.
 func maskReLU(grad, act []float32) {
-	parallelRange(len(act), 1<<14, func(lo, hi int) { mask(grad[lo:hi], act[lo:hi]) })
+	parallel.ForChunks(0, len(act), 1<<14, func(_, lo, hi int) { mask(grad[lo:hi], act[lo:hi]) })
 }
 
 // columnSums writes the sums of the columns of x (rows of len(sums)
@@ -156,18 +156,8 @@ func columnSums(sums, x []float32) {
 	rows := len(x) / cols
 	clear(sums)
 	const colBlock = 64
-	parallel.For(0, (cols+colBlock-1)/colBlock, func(_, t int) {
-		c0, c1 := t*colBlock, min((t+1)*colBlock, cols)
+	parallel.ForChunks(0, cols, colBlock, func(_, c0, c1 int) {
 		sumRows(sums[c0:c1], x[c0:], rows, cols)
-	})
-}
-
-// parallelRange runs f over [0, n) cut into ranges of grain, on GOMAXPROCS
-// goroutines.
-func parallelRange(n, grain int, f func(lo, hi int)) {
-	tasks := (n + grain - 1) / grain
-	parallel.For(0, tasks, func(_, t int) {
-		f(t*grain, min((t+1)*grain, n))
 	})
 }
 

@@ -5,12 +5,12 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // chunkSize is the number of triplets one generator task produces. Each chunk
@@ -47,24 +47,10 @@ func Random(x *mat.Dense, m int, noise Noise, seed uint64, threads int) (*Set, e
 	}
 	s := &Set{N: n, Idx: make([]int32, 3*m)}
 	raw := x.RawMatrix()
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
-	chunks := int64((m + chunkSize - 1) / chunkSize)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(int64(threads), chunks) {
-		wg.Go(func() {
-			var sink float64
-			for c := next.Add(1) - 1; c < chunks; c = next.Add(1) - 1 {
-				from := int(c) * chunkSize
-				to := min(from+chunkSize, m)
-				sink += fillChunk(s.Idx[3*from:3*to], raw, noise, seed, uint64(c))
-			}
-			warmSink.Store(math.Float64bits(sink))
-		})
-	}
-	wg.Wait()
+	parallel.ForChunks(threads, m, chunkSize, func(_, from, to int) {
+		sink := fillChunk(s.Idx[3*from:3*to], raw, noise, seed, uint64(from/chunkSize))
+		warmSink.Store(math.Float64bits(sink))
+	})
 	return s, nil
 }
 

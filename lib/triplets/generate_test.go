@@ -143,12 +143,14 @@ func TestRandomDeterministicAcrossThreads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		four, err := Random(x, m, noise, 77, 4)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(one.Idx, four.Idx) {
-			t.Errorf("%v: threads=1 and threads=4 give different triplets", noise)
+		for _, threads := range []int{2, 3, 7} {
+			more, err := Random(x, m, noise, 77, threads)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(one.Idx, more.Idx) {
+				t.Errorf("%v: threads=1 and threads=%d give different triplets", noise, threads)
+			}
 		}
 		other, err := Random(x, m, noise, 78, 4)
 		if err != nil {

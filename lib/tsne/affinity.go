@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // affinities is the symmetric joint distribution P in compressed sparse row
@@ -29,8 +31,11 @@ func nearestNeighbours(x blas64.General, k, threads int) (idx []int32, dist []fl
 	n := x.Rows
 	idx = make([]int32, n*k)
 	dist = make([]float64, n*k)
-	parallelFor(n, threads, func(lo, hi int) {
-		h := neighbourHeap{idx: make([]int32, 0, k), dist: make([]float64, 0, k)}
+	newHeap := func() *neighbourHeap {
+		return &neighbourHeap{idx: make([]int32, 0, k), dist: make([]float64, 0, k)}
+	}
+	parallel.ForWith(threads, parallel.Chunks(n, rowsPerTask), newHeap, func(h *neighbourHeap, c int) {
+		lo, hi := parallel.Chunk(c, rowsPerTask, n)
 		for i := lo; i < hi; i++ {
 			h.idx, h.dist = h.idx[:0], h.dist[:0]
 			xi := x.Data[i*x.Stride : i*x.Stride+x.Cols]
@@ -202,7 +207,7 @@ func jointAffinities(x blas64.General, k int, perplexity float64, threads int) a
 	n := x.Rows
 	nbr, dist := nearestNeighbours(x, k, threads)
 	cond := make([]float64, n*k)
-	parallelFor(n, threads, func(lo, hi int) {
+	parallel.ForChunks(threads, n, rowsPerTask, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			conditionalRow(dist[i*k:(i+1)*k], perplexity, cond[i*k:(i+1)*k])
 		}
@@ -236,7 +241,7 @@ func jointAffinities(x blas64.General, k int, perplexity float64, threads int) a
 
 	rowPtr := make([]int, n+1)
 	merged := make([]int, n) // length of row i after merging
-	parallelFor(n, threads, func(lo, hi int) {
+	parallel.ForChunks(threads, n, rowsPerTask, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			merged[i] = mergeRow(col[count[i]:count[i+1]], val[count[i]:count[i+1]])
 		}

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/oe-lab/oe/lib/tsne"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/tsne"
 )
 
 // Two well-separated blobs in 5-D stay apart in the 2-D view.

@@ -1,5 +1,7 @@
 package tsne
 
+import "github.com/oe-lab/oe/lib/internal/parallel"
+
 // gradientState holds what the KL gradient needs besides the embedding: the
 // affinities, the approximation settings and scratch space reused across
 // iterations.
@@ -34,14 +36,14 @@ func (g *gradientState) gradient(y []float64, exaggeration float64, grad []float
 	if !g.exact {
 		g.tree.build(y)
 	}
-	parallelFor(n, g.threads, func(lo, hi int) {
-		var stack []int32
+	parallel.ForWith(g.threads, parallel.Chunks(n, rowsPerTask), newStack, func(stack *[]int32, c int) {
+		lo, hi := parallel.Chunk(c, rowsPerTask, n)
 		for i := lo; i < hi; i++ {
 			g.attr[2*i], g.attr[2*i+1] = g.attraction(i, y)
 			if g.exact {
 				g.repel[2*i], g.repel[2*i+1], g.kernel[i] = exactRepulsion(i, y)
 			} else {
-				g.repel[2*i], g.repel[2*i+1], g.kernel[i], stack = g.tree.repulsion(i, y, g.theta, stack)
+				g.repel[2*i], g.repel[2*i+1], g.kernel[i], *stack = g.tree.repulsion(i, y, g.theta, *stack)
 			}
 		}
 	})
@@ -53,6 +55,9 @@ func (g *gradientState) gradient(y []float64, exaggeration float64, grad []float
 		grad[t] = 4 * (exaggeration*g.attr[t] - g.repel[t]/z)
 	}
 }
+
+// newStack returns the scratch stack of one goroutine's quadtree walks.
+func newStack() *[]int32 { return new([]int32) }
 
 // attraction is Σ_j p_ij w_ij (y_i − y_j) over the nonzero p_ij of row i.
 func (g *gradientState) attraction(i int, y []float64) (fx, fy float64) {

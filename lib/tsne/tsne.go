@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // Options configures Embed. The zero value selects the defaults.
@@ -185,8 +186,6 @@ func (opt *Options) resolve(x *mat.Dense) error {
 	if opt.Exact && n > MaxExactPoints {
 		return fmt.Errorf("tsne: exact mode takes at most %d points, have %d; use the Barnes–Hut default", MaxExactPoints, n)
 	}
-	if opt.Threads <= 0 {
-		opt.Threads = runtime.GOMAXPROCS(0)
-	}
+	opt.Threads = parallel.Workers(opt.Threads)
 	return nil
 }
