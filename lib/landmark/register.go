@@ -7,13 +7,17 @@ import (
 	"github.com/oe-lab/oe/lib/embed"
 )
 
-// version is bumped whenever a change alters the results of these methods;
-// the run cache keys on it.
-const version = 1
+// The versions are bumped whenever a change alters the results of a
+// method; the run cache keys on them.
+const (
+	loeVersion = 1
+	// lloeVersion 2: phase one's SOE is tripletloss version 2.
+	lloeVersion = 2
+)
 
 func init() {
 	embed.Register(embed.Info{
-		Name: "loe", Active: true, Version: version,
+		Name: "loe", Active: true, Version: loeVersion,
 		Family: embed.FamilyLandmark,
 		Params: embed.Params{"landmarks": 0, "multiplier": DefaultLOEMultiplier},
 		ParamDocs: map[string]string{
@@ -24,7 +28,7 @@ func init() {
 		New: newLOE,
 	})
 	embed.Register(embed.Info{
-		Name: "lloe", Active: true, Version: version,
+		Name: "lloe", Active: true, Version: lloeVersion,
 		Family: embed.FamilyLandmark,
 		Params: embed.Params{
 			"landmark_fraction": DefaultLLOELandmarkFraction,

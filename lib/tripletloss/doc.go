@@ -6,19 +6,53 @@
 // consecutive triplets of a batch it gathers the rows xᵢ, xⱼ, xₖ and computes
 // the squared distances dᵢⱼ and dᵢₖ; evaluates the method's loss ℓ(dᵢⱼ, dᵢₖ)
 // and its partial derivatives ℓᵢⱼ = ∂ℓ/∂dᵢⱼ, ℓᵢₖ = ∂ℓ/∂dᵢₖ — the only
-// per-method code, in loss.go; and scatters
+// per-method code, in loss.go; and adds up
 //
 //	∂ℓ/∂xᵢ = 2ℓᵢⱼ(xᵢ−xⱼ) + 2ℓᵢₖ(xᵢ−xₖ),  ∂ℓ/∂xⱼ = −2ℓᵢⱼ(xᵢ−xⱼ),  ∂ℓ/∂xₖ = −2ℓᵢₖ(xᵢ−xₖ)
 //
-// into a per-thread gradient buffer, with no allocation per triplet. On amd64 with AVX2 and FMA the gather and scatter passes are
-// assembly (kernel_amd64.s) that also prefetches the rows of coming
-// triplets, rows being padded to a multiple of 8 floats so that the vector
-// loops need no tails; elsewhere portable Go loops run. The buffers are then
-// summed in thread order, fused with an AMSGrad Adam step (lib/optim). The
-// batch is split statically among the threads, so a run is bit-for-bit
-// reproducible for a fixed seed and thread count. The embedding, gradients
-// and Adam state are float32; losses are accumulated in float64. The train
-// error of the stopping rule runs through the same distance pass.
+// with no allocation per triplet, then takes an AMSGrad Adam step
+// (lib/optim). On amd64 with AVX2 the distance and scatter loops are
+// assembly (kernel_amd64.s) that prefetches the rows of coming triplets,
+// rows being padded to a multiple of 8 floats so that the vector loops need
+// no tails; elsewhere, or with the noasm build tag, their Go twins run. The
+// embedding, gradients and Adam state are float32; losses are accumulated in
+// float64. The train error of the stopping rule runs through the same
+// distance pass.
+//
+// # Determinism
+//
+// A run gives the same embedding bit for bit for a fixed seed whatever the
+// number of threads, and whether the assembly or the Go twins run: the
+// kernel cuts its work into pieces whose sizes are constants and adds up
+// every sum in an order those pieces fix (lib/internal/parallel). The
+// gradient is added up one of two ways, chosen by the problem's size alone:
+//
+//   - Lanes (when 16 gradient buffers of n×d take at most 64 MiB, e.g. CHAR
+//     and USPS): a batch is cut into 16 shares of consecutive triplets,
+//     each added into its own buffer by one goroutine, triplet by triplet,
+//     and the buffers are summed in share order, fused with the Adam step.
+//   - Row blocks (larger n, where 16 buffers would not be sane: 1.2 GB at
+//     n = 581,012, d = 30): a batch is processed in spans of 65,536
+//     triplets; each chunk of 2,048 sorts its gradient terms by the block of
+//     rows they add to, and then each row block is added up by one
+//     goroutine, chunk by chunk in order, so that a row receives its terms
+//     in an order fixed by the triplets. One gradient buffer suffices.
+//
+// The assembly and the Go twins perform the same float32 operations in the
+// same order, with no fused multiply-adds: a product is rounded before it is
+// added (the twins force this on Go with explicit float32 conversions, which
+// the Go specification says prevent fusing), and the lanes of the vector
+// distance sum combine as sqDistsGo spells out. Float32 FMA could not be
+// emulated exactly by a portable twin (float64 arithmetic rounds the sum
+// twice), and dropping it costs about nothing: the distance loop waits on
+// memory, not on arithmetic. Across architectures SOE is reproducible bit
+// for bit, as it uses only +, −, ×, ÷ and √, which IEEE 754 rounds
+// correctly everywhere; STE, t-STE and CKL-x also call math.Exp, math.Log
+// and math.Log1p, which Go computes with per-architecture code (on amd64,
+// math.Exp uses FMA where the CPU has it), so their results can differ in
+// the last bits between machines.
+//
+// # Losses
 //
 // The losses (paper section 2, with squared distances): SOE
 // max(0, 1 + √dᵢⱼ − √dᵢₖ); STE −log(e^−dᵢⱼ/(e^−dᵢⱼ + e^−dᵢₖ)); t-STE the same

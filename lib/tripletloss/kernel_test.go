@@ -34,89 +34,149 @@ func totalLoss(l lossFunc, x []float64, d int, idx []int32) float64 {
 	return s
 }
 
-// The kernel's gradient for every method against central differences of the
-// float64 loss.
+// scatter names one of the kernel's two ways of adding up the gradient, by
+// the laneBytes that makes newKernel choose it.
+type scatter struct {
+	name      string
+	laneBytes int
+}
+
+// scatters lists both, for tests that run each.
+var scatters = []scatter{{"lanes", 1 << 62}, {"row blocks", 0}}
+
+// with runs f while newKernel chooses the scatter s.
+func (s scatter) with(f func()) {
+	defer func(b int) { laneBytes = b }(laneBytes)
+	laneBytes = s.laneBytes
+	f()
+}
+
+// accumulateAll adds the gradient over idx to k.g by k's scatter and
+// returns the summed loss.
+func (k *kernel) accumulateAll(idx []int32) float64 {
+	if k.lanes == nil {
+		return k.accumulate(idx)
+	}
+	loss := k.accumulateLanes(idx)
+	for _, lane := range k.lanes[1:] {
+		for e, v := range lane {
+			k.g[e] += v
+		}
+	}
+	return loss
+}
+
+// The kernel's gradient for every method and both scatters against central
+// differences of the float64 loss.
 func TestKernelGradientMatchesFiniteDifferences(t *testing.T) {
 	const n, d, m = 7, 5, 40
-	for _, tc := range allLosses {
-		t.Run(tc.name, func(t *testing.T) {
-			x32, idx := smallProblem(n, d, m, 3)
-			k, err := newKernel(tc.loss, x32, n, d, 1, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := make([]float32, n*k.stride)
-			got := k.accumulate(idx, g)
-
-			x := make([]float64, n*d)
-			for e, v := range x32 {
-				x[e] = float64(v)
-			}
-			if want := totalLoss(tc.loss, x, d, idx); !close(got, want, 1e-5) {
-				t.Errorf("loss %v, float64 reference %v", got, want)
-			}
-			const h = 1e-6
-			for e := range x {
-				orig := x[e]
-				x[e] = orig + h
-				up := totalLoss(tc.loss, x, d, idx)
-				x[e] = orig - h
-				down := totalLoss(tc.loss, x, d, idx)
-				x[e] = orig
-				fd := (up - down) / (2 * h)
-				i, c := e/d, e%d
-				if ge := g[i*k.stride+c]; !close(float64(ge), fd, 2e-3) {
-					t.Errorf("∂L/∂x[%d,%d] = %v, finite difference %v", i, c, ge, fd)
-				}
-			}
-			for i := 0; i < n; i++ {
-				for c := d; c < k.stride; c++ {
-					if g[i*k.stride+c] != 0 {
-						t.Fatalf("padding entry (%d, %d) has gradient %v", i, c, g[i*k.stride+c])
-					}
-				}
-			}
-		})
+	for _, sc := range scatters {
+		for _, tc := range allLosses {
+			t.Run(sc.name+"/"+tc.name, func(t *testing.T) {
+				sc.with(func() { checkGradient(t, tc.loss, n, d, m) })
+			})
+		}
 	}
 }
 
-// Per-thread buffers with a fixed reduction order: the same thread count
-// gives the same bits however the goroutines are scheduled, and a different
-// thread count gives the same result up to rounding.
-func TestKernelStepDeterministic(t *testing.T) {
-	const n, d, m = 50, 7, 3000
-	run := func(threads int) []float64 {
-		x, idx := smallProblem(n, d, m, 11)
-		k, err := newKernel(lossFunc{kindSOE, 1}, x, n, d, threads, 1)
-		if err != nil {
-			t.Fatal(err)
+// checkGradient checks the loss and gradient a kernel for loss adds up on a
+// random problem of m triplets over n items in d dimensions.
+func checkGradient(t *testing.T, loss lossFunc, n, d, m int) {
+	x32, idx := smallProblem(n, d, m, 3)
+	k, err := newKernel(loss, x32, n, d, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := k.accumulateAll(idx)
+	g := k.g
+	x := make([]float64, n*d)
+	for e, v := range x32 {
+		x[e] = float64(v)
+	}
+	if want := totalLoss(loss, x, d, idx); !close(got, want, 1e-5) {
+		t.Errorf("loss %v, float64 reference %v", got, want)
+	}
+	const h = 1e-6
+	for e := range x {
+		orig := x[e]
+		x[e] = orig + h
+		up := totalLoss(loss, x, d, idx)
+		x[e] = orig - h
+		down := totalLoss(loss, x, d, idx)
+		x[e] = orig
+		fd := (up - down) / (2 * h)
+		i, c := e/d, e%d
+		if ge := g[i*k.stride+c]; !close(float64(ge), fd, 2e-3) {
+			t.Errorf("∂L/∂x[%d,%d] = %v, finite difference %v", i, c, ge, fd)
 		}
-		for range 5 {
-			if _, err := k.step(idx); err != nil {
-				t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		for c := d; c < k.stride; c++ {
+			if g[i*k.stride+c] != 0 {
+				t.Fatalf("padding entry (%d, %d) has gradient %v", i, c, g[i*k.stride+c])
 			}
 		}
-		for i := 0; i < n; i++ {
-			for c := d; c < k.stride; c++ {
-				if v := k.x[i*k.stride+c]; v != 0 {
-					t.Fatalf("padding entry (%d, %d) moved to %v", i, c, v)
+	}
+}
+
+// TestKernelStepIndependentOfThreads runs steps with both scatters on
+// batches of one span and of several (so that lanes, spans, chunks and row
+// blocks all split the work) and checks that every thread count gives the
+// same bits: see doc.go, "Determinism". The padding must stay zero.
+func TestKernelStepIndependentOfThreads(t *testing.T) {
+	for _, sc := range scatters {
+		for _, tc := range []struct {
+			name    string
+			n, d, m int
+		}{
+			{"one span, few rows", 50, 7, 3000},
+			{"one span, many row blocks", 3000, 9, 40_000},
+			{"three spans", 400, 3, 2*span + 5},
+		} {
+			t.Run(sc.name+"/"+tc.name, func(t *testing.T) {
+				x0, idx := smallProblem(tc.n, tc.d, tc.m, 11)
+				run := func(threads int) []float64 {
+					var k *kernel
+					sc.with(func() {
+						var err error
+						if k, err = newKernel(lossFunc{kindSOE, 1}, x0, tc.n, tc.d, threads, 1); err != nil {
+							t.Fatal(err)
+						}
+					})
+					for range 3 {
+						if _, err := k.step(idx); err != nil {
+							t.Fatal(err)
+						}
+					}
+					for i := 0; i < tc.n; i++ {
+						for c := tc.d; c < k.stride; c++ {
+							if v := k.x[i*k.stride+c]; v != 0 {
+								t.Fatalf("padding entry (%d, %d) moved to %v", i, c, v)
+							}
+						}
+					}
+					return k.embedding()
 				}
-			}
+				one := run(1)
+				for _, threads := range []int{2, 3, 7} {
+					if e := firstDifference(one, run(threads)); e >= 0 {
+						t.Fatalf("%d threads differ from 1 thread at entry %d", threads, e)
+					}
+				}
+			})
 		}
-		return k.embedding()
 	}
-	a, b := run(3), run(3)
+}
+
+// firstDifference returns the first index where a and b differ in their
+// bits, or −1.
+func firstDifference(a, b []float64) int {
 	for e := range a {
-		if a[e] != b[e] {
-			t.Fatalf("3 threads, two runs differ at %d: %v vs %v", e, a[e], b[e])
+		if math.Float64bits(a[e]) != math.Float64bits(b[e]) {
+			return e
 		}
 	}
-	one := run(1)
-	for e := range a {
-		if math.Abs(float64(a[e]-one[e])) > 1e-4 {
-			t.Fatalf("3 threads vs 1 thread differ at %d: %v vs %v", e, a[e], one[e])
-		}
-	}
+	return -1
 }
 
 func TestTripletErrorCountsViolations(t *testing.T) {

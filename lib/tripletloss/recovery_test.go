@@ -17,11 +17,13 @@ import (
 // square (lib/datasets "uniform"), d = 2, λ = 2 (39,863 triplets). SOE must
 // reach a test triplet error ≤ 0.05 on 10,000 fresh triplets and a
 // Procrustes disparity ≤ 0.01 (with these seeds: 0.024 and 0.0033). The
-// other methods must learn the layout too, with bounds about twice what they
-// reach here: STE 0.023 and 0.0029, t-STE 0.066 and 0.076, CKL-x 0.068 and
-// 0.085 (the paper's Table 3 reports UNIFORM test errors of 0.02, 0.05 and
-// 0.11). t-STE's heavy-tailed kernel (α = d−1 = 1) and CKL-x keep the order
-// of most triplets while distorting the global layout more than SOE and STE.
+// other methods must learn the layout too, with bounds above what they reach
+// over the fit seeds 1 to 8: STE 0.023–0.024 and 0.003, t-STE 0.058–0.066
+// and 0.038–0.112, CKL-x 0.070–0.088 and 0.10–0.30 (the paper's Table 3
+// reports UNIFORM test errors of 0.02, 0.05 and 0.11). t-STE's heavy-tailed
+// kernel (α = d−1 = 1) and CKL-x keep the order of most triplets while
+// distorting the global layout more than SOE and STE, CKL-x by an amount
+// that varies from seed to seed.
 func TestRecoveryUniform(t *testing.T) {
 	const n, d, lambda = 1000, 2, 2.0
 	ds, err := datasets.Load("uniform", datasets.Options{N: n, Dim: d, Seed: 42})
@@ -38,7 +40,7 @@ func TestRecoveryUniform(t *testing.T) {
 		{SOE{}, 0.05, 0.01},
 		{STE{}, 0.05, 0.01},
 		{TSTE{}, 0.10, 0.15},
-		{CKLX{}, 0.12, 0.15},
+		{CKLX{}, 0.12, 0.35},
 	}
 	for _, tc := range tests {
 		t.Run(tc.alg.Name(), func(t *testing.T) {
