@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
 )
 
 // httpClient bounds how long a dead server can stall a download; the overall
@@ -40,10 +42,10 @@ func fetch(f File, dest string) error {
 	return errors.Join(errs...)
 }
 
-// download streams url into a temporary file beside dest, hashing as it
-// writes, and renames it to dest only when a checksum matches; a partial or
-// wrong download is removed.
-func download(url, dest string, sums []Checksum) (err error) {
+// download streams url into dest, hashing as it writes, and lets dest
+// appear (atomically, lib/internal/atomicfile) only when a checksum matches;
+// a partial or wrong download leaves nothing behind.
+func download(url, dest string, sums []Checksum) error {
 	resp, err := httpClient.Get(url)
 	if err != nil {
 		return fmt.Errorf("download %s: %w", url, err)
@@ -52,26 +54,14 @@ func download(url, dest string, sums []Checksum) (err error) {
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("download %s: %s", url, resp.Status)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), filepath.Base(dest)+".download-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	return atomicfile.Write(dest, func(w io.Writer) error {
+		d := newDigester(sums)
+		if _, err := io.Copy(io.MultiWriter(w, d), resp.Body); err != nil {
+			return fmt.Errorf("download %s: %w", url, err)
 		}
-	}()
-	d := newDigester(sums)
-	if _, err = io.Copy(io.MultiWriter(tmp, d), resp.Body); err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if got := d.digests(); !match(sums, got) {
-		err = fmt.Errorf("download %s: %w", url, &ChecksumError{Path: dest, Want: sums, Got: got})
-		return err
-	}
-	return os.Rename(tmp.Name(), dest)
+		if got := d.digests(); !match(sums, got) {
+			return fmt.Errorf("download %s: %w", url, &ChecksumError{Path: dest, Want: sums, Got: got})
+		}
+		return nil
+	})
 }

@@ -2,7 +2,6 @@ package embed
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,17 +9,19 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
+	"github.com/oe-lab/oe/lib/internal/npy"
 )
 
 // WriteEmbedding writes emb to path, as CSV (one row per item, no header)
 // or, when path ends in .npy, as a float64 (n, d) NumPy array. The file is
-// written to a temporary name beside path and renamed into place, so a
-// reader never sees half a file. A non-finite entry is an error.
+// written atomically (lib/internal/atomicfile), so a reader never sees half
+// a file. A non-finite entry is an error.
 func WriteEmbedding(path string, emb *mat.Dense) error {
 	if emb == nil {
 		return fmt.Errorf("embed: write %s: nil embedding", path)
@@ -41,47 +42,26 @@ func WriteEmbedding(path string, emb *mat.Dense) error {
 	})
 }
 
-// writeFile has write fill a temporary file beside path and renames it into
-// place, so that a reader never sees half a file.
-func writeFile(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("embed: write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	err = write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = tmp.Chmod(0o644) // CreateTemp makes it private
-	}
-	if err == nil {
-		err = tmp.Close()
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+// writeFile writes path atomically (lib/internal/atomicfile) with write,
+// naming path in its errors.
+func writeFile(path string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("embed: write %s: %w", path, err)
 	}
 	return nil
 }
 
 // ReadEmbedding reads an embedding written by WriteEmbedding (or any CSV of
-// equally long numeric rows, or a float64/float32 2-D .npy array).
+// equally long numeric rows, or a little-endian float64 or float32 2-D .npy
+// array in C order).
 func ReadEmbedding(path string) (*mat.Dense, error) {
 	return readFile(path, readNPY, readCSV)
 }
 
 // readFile reads path with fromNPY when it ends in .npy, else with fromCSV.
-func readFile[T any](path string, fromNPY, fromCSV func(io.Reader) (T, error)) (T, error) {
+// fromNPY also gets the file's size, to check the header's shape against
+// before allocating (−1 when path is not a regular file).
+func readFile[T any](path string, fromNPY func(io.Reader, int64) (T, error), fromCSV func(io.Reader) (T, error)) (T, error) {
 	var v T
 	f, err := os.Open(path)
 	if err != nil {
@@ -89,7 +69,11 @@ func readFile[T any](path string, fromNPY, fromCSV func(io.Reader) (T, error)) (
 	}
 	defer f.Close()
 	if isNPY(path) {
-		v, err = fromNPY(bufio.NewReader(f))
+		size := int64(-1)
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+		v, err = fromNPY(bufio.NewReader(f), size)
 	} else {
 		v, err = fromCSV(f)
 	}
@@ -155,11 +139,11 @@ func readCSV(r io.Reader) (*mat.Dense, error) {
 	return mat.NewDense(rows, d, data), nil
 }
 
-// writeNPY writes format version 1.0: magic, header length, a Python dict
-// literal padded with spaces to a multiple of 64 bytes, then the data.
+// writeNPY writes emb as a format version 1.0 .npy file of little-endian
+// float64.
 func writeNPY(w io.Writer, emb *mat.Dense) error {
 	n, d := emb.Dims()
-	if err := writeNPYHeader(w, fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, %d), }", n, d)); err != nil {
+	if err := npy.WriteHeader(w, "<f8", n, d); err != nil {
 		return err
 	}
 	row := make([]byte, 8*d)
@@ -174,95 +158,52 @@ func writeNPY(w io.Writer, emb *mat.Dense) error {
 	return nil
 }
 
-// writeNPYHeader writes the magic, version 1.0 and the header dictionary
-// dict, padded with spaces so that the data starts at a multiple of 64 bytes.
-func writeNPYHeader(w io.Writer, dict string) error {
-	pad := 64 - (10+len(dict)+1)%64
-	header := dict + strings.Repeat(" ", pad%64) + "\n"
-	var pre [10]byte
-	copy(pre[:], "\x93NUMPY\x01\x00")
-	binary.LittleEndian.PutUint16(pre[8:], uint16(len(header)))
-	if _, err := w.Write(pre[:]); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, header)
-	return err
-}
-
-var (
-	npyDescr = regexp.MustCompile(`'descr':\s*'([<|=]?)(f8|f4)'`)
-	npyOrder = regexp.MustCompile(`'fortran_order':\s*(True|False)`)
-	npyShape = regexp.MustCompile(`'shape':\s*\(\s*(\d+)\s*,\s*(\d+)\s*,?\s*\)`)
-)
-
-func readNPY(r io.Reader) (*mat.Dense, error) {
-	header, err := readNPYHeaderText(r)
+// readNPY reads a 2-D little-endian float64 or float32 array in C order
+// from r, a file of size bytes (−1: unknown). It checks the header's shape
+// against the size before allocating, so a corrupt or hostile header cannot
+// make it allocate more than the file holds; without a size it grows the
+// array as rows arrive.
+func readNPY(r io.Reader, size int64) (*mat.Dense, error) {
+	h, err := npy.ReadHeader(r)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf(".npy header: %w", err)
 	}
-	descr := npyDescr.FindSubmatch(header)
-	order := npyOrder.FindSubmatch(header)
-	shape := npyShape.FindSubmatch(header)
-	if descr == nil || shape == nil {
-		return nil, fmt.Errorf("want a little-endian float64 or float32 2-D array, header is %q", bytes.TrimSpace(header))
+	var width int
+	switch h.Descr {
+	case "<f8":
+		width = 8
+	case "<f4":
+		width = 4
+	default:
+		return nil, fmt.Errorf(".npy dtype %q: want little-endian float64 '<f8' or float32 '<f4'", h.Descr)
 	}
-	if order != nil && string(order[1]) == "True" {
-		return nil, errors.New("Fortran-order arrays are not supported")
+	if h.Fortran {
+		return nil, errors.New(".npy array is in Fortran order; want C order (numpy.ascontiguousarray)")
 	}
-	n, _ := strconv.Atoi(string(shape[1]))
-	d, _ := strconv.Atoi(string(shape[2]))
-	if n < 1 || d < 1 {
-		return nil, fmt.Errorf("empty array of shape (%d, %d)", n, d)
+	if len(h.Shape) != 2 || h.Shape[0] < 1 || h.Shape[1] < 1 {
+		return nil, fmt.Errorf(".npy shape %s: want a non-empty 2-D array (n, d)", npy.ShapeString(h.Shape))
 	}
-	size := 8
-	if string(descr[2]) == "f4" {
-		size = 4
+	if _, err := h.DataBytes(width, size); err != nil {
+		return nil, fmt.Errorf(".npy %w", err)
 	}
-	raw := make([]byte, n*d*size)
-	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, fmt.Errorf("data of shape (%d, %d): %w", n, d, err)
+	n, d := int(h.Shape[0]), int(h.Shape[1])
+	capacity := n * d
+	if size < 0 {
+		capacity = min(capacity, 1<<16)
 	}
-	data := make([]float64, n*d)
-	for e := range data {
-		if size == 8 {
-			data[e] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*e:]))
-		} else {
-			data[e] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*e:])))
+	data := make([]float64, 0, capacity)
+	row := make([]byte, width*d)
+	for i := 0; i < n; i++ {
+		if err := npy.ReadFull(r, row); err != nil {
+			return nil, fmt.Errorf(".npy data, row %d: %w", i, err)
+		}
+		for c := range d {
+			if width == 8 {
+				data = append(data, math.Float64frombits(binary.LittleEndian.Uint64(row[8*c:])))
+			} else {
+				data = append(data, float64(math.Float32frombits(binary.LittleEndian.Uint32(row[4*c:]))))
+			}
 		}
 	}
 	return mat.NewDense(n, d, data), nil
-}
-
-// readNPYHeaderText reads the magic, version and header length of a .npy
-// stream and returns the header dictionary's text.
-func readNPYHeaderText(r io.Reader) ([]byte, error) {
-	var pre [8]byte
-	if _, err := io.ReadFull(r, pre[:]); err != nil || !bytes.Equal(pre[:6], []byte("\x93NUMPY")) {
-		return nil, errors.New("not a .npy file")
-	}
-	var hlen int
-	switch pre[6] {
-	case 1:
-		var b [2]byte
-		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, err
-		}
-		hlen = int(binary.LittleEndian.Uint16(b[:]))
-	case 2, 3:
-		var b [4]byte
-		if _, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, err
-		}
-		hlen = int(binary.LittleEndian.Uint32(b[:]))
-	default:
-		return nil, fmt.Errorf("unsupported .npy version %d", pre[6])
-	}
-	if hlen > 1<<16 {
-		return nil, fmt.Errorf(".npy header of %d bytes is too long", hlen)
-	}
-	header := make([]byte, hlen)
-	if _, err := io.ReadFull(r, header); err != nil {
-		return nil, err
-	}
-	return header, nil
 }

@@ -2,21 +2,20 @@ package embed
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/oe-lab/oe/lib/internal/npy"
 )
 
 // WriteLabels writes one class label per item to path: as CSV (one integer
 // per line) or, when path ends in .npy, as an int64 NumPy array of shape
-// (n,). Like WriteEmbedding it writes a temporary file beside path and
-// renames it into place.
+// (n,). Like WriteEmbedding it writes the file atomically.
 func WriteLabels(path string, labels []int) error {
 	return writeFile(path, func(w io.Writer) error {
 		if isNPY(path) {
@@ -66,7 +65,7 @@ func readLabelsCSV(r io.Reader) ([]int, error) {
 }
 
 func writeLabelsNPY(w io.Writer, labels []int) error {
-	if err := writeNPYHeader(w, fmt.Sprintf("{'descr': '<i8', 'fortran_order': False, 'shape': (%d,), }", len(labels))); err != nil {
+	if err := npy.WriteHeader(w, "<i8", len(labels)); err != nil {
 		return err
 	}
 	var b [8]byte
@@ -79,45 +78,48 @@ func writeLabelsNPY(w io.Writer, labels []int) error {
 	return nil
 }
 
-var (
-	labelsDescr = regexp.MustCompile(`'descr':\s*'([<|=]?)(i8|i4|f8)'`)
-	labelsShape = regexp.MustCompile(`'shape':\s*\(\s*(\d+)\s*,\s*(1\s*,?\s*)?\)`)
-)
-
-func readLabelsNPY(r io.Reader) ([]int, error) {
-	header, err := readNPYHeaderText(r)
+// readLabelsNPY reads an (n,) or (n, 1) C-order array of little-endian
+// int64, int32 or float64 from r, a file of size bytes (−1: unknown),
+// checking the header's shape against the size before allocating.
+func readLabelsNPY(r io.Reader, size int64) ([]int, error) {
+	h, err := npy.ReadHeader(r)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf(".npy header: %w", err)
 	}
-	descr, shape := labelsDescr.FindSubmatch(header), labelsShape.FindSubmatch(header)
-	if order := npyOrder.FindSubmatch(header); descr == nil || shape == nil || order != nil && string(order[1]) == "True" {
-		return nil, fmt.Errorf("want labels as a little-endian int64, int32 or float64 array of shape (n,) or (n, 1) in C order, header is %q", bytes.TrimSpace(header))
+	width := map[string]int{"<i8": 8, "<i4": 4, "<f8": 8}[h.Descr]
+	column := len(h.Shape) == 1 || len(h.Shape) == 2 && h.Shape[1] == 1
+	if width == 0 || !column || h.Fortran {
+		return nil, fmt.Errorf("want labels as a little-endian int64, int32 or float64 array of shape (n,) or (n, 1) in C order, not dtype %q, shape %s, fortran_order %v",
+			h.Descr, npy.ShapeString(h.Shape), h.Fortran)
 	}
-	n, err := strconv.Atoi(string(shape[1]))
-	if err != nil || n < 1 {
-		return nil, fmt.Errorf("no labels in an array of shape (%s,)", shape[1])
+	if h.Shape[0] < 1 {
+		return nil, fmt.Errorf("no labels in an array of shape %s", npy.ShapeString(h.Shape))
 	}
-	size := 8
-	if string(descr[2]) == "i4" {
-		size = 4
+	if _, err := h.DataBytes(width, size); err != nil {
+		return nil, fmt.Errorf(".npy %w", err)
 	}
-	raw := make([]byte, n*size)
-	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, fmt.Errorf("data of %d labels: %w", n, err)
+	n := int(h.Shape[0])
+	capacity := n
+	if size < 0 {
+		capacity = min(n, 1<<16)
 	}
-	labels := make([]int, n)
-	for i := range labels {
-		switch string(descr[2]) {
-		case "i4":
-			labels[i] = int(int32(binary.LittleEndian.Uint32(raw[4*i:])))
-		case "i8":
-			labels[i] = int(int64(binary.LittleEndian.Uint64(raw[8*i:])))
+	labels := make([]int, 0, capacity)
+	var b [8]byte
+	for i := range n {
+		if err := npy.ReadFull(r, b[:width]); err != nil {
+			return nil, fmt.Errorf("data of %d labels, element %d: %w", n, i, err)
+		}
+		switch h.Descr {
+		case "<i4":
+			labels = append(labels, int(int32(binary.LittleEndian.Uint32(b[:]))))
+		case "<i8":
+			labels = append(labels, int(int64(binary.LittleEndian.Uint64(b[:]))))
 		default:
-			v := math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+			v := math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
 			if v != math.Trunc(v) || math.Abs(v) > 1<<31 {
 				return nil, fmt.Errorf("element %d: label %v is not a whole number", i, v)
 			}
-			labels[i] = int(v)
+			labels = append(labels, int(v))
 		}
 	}
 	return labels, nil

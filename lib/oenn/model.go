@@ -9,9 +9,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
 )
 
 // Model is a trained EmbNet together with the input codes of the items it
@@ -80,26 +81,13 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	return buf.WriteTo(w)
 }
 
-// Save writes the model to path atomically: to a temporary file in the same
-// folder, renamed over path once complete.
+// Save writes the model to path atomically (lib/internal/atomicfile).
 func (m *Model) Save(path string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := m.WriteTo(w)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("oenn: save model: %w", err)
-	}
-	tmp := f.Name()
-	_, err = m.WriteTo(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
 		return fmt.Errorf("oenn: save model %s: %w", path, err)
 	}
 	return nil

@@ -2,13 +2,14 @@ package triplets
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
 )
 
 // ReadFile reads a triplet file, choosing the format by the extension of path:
@@ -38,9 +39,8 @@ func ReadFile(path string, n int) (*Set, error) {
 }
 
 // WriteFile writes s to path in the format named by its extension (see
-// ReadFile). It writes to a temporary file in the same directory and renames
-// it into place, so a failed or interrupted write never leaves a truncated
-// triplet file under path.
+// ReadFile), atomically (lib/internal/atomicfile): a failed or interrupted
+// write never leaves a truncated triplet file under path.
 func WriteFile(path string, s *Set) error {
 	format, err := FileFormat(path)
 	if err != nil {
@@ -49,46 +49,15 @@ func WriteFile(path string, s *Set) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("triplets: not writing %s: %w", path, err)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("triplets: %w", err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		if format == "npy" {
+			return WriteNPY(w, s)
 		}
-	}()
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	if format == "npy" {
-		err = WriteNPY(w, s)
-	} else {
-		err = WriteCSV(w, s)
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
+		return WriteCSV(w, s)
+	})
 	if err != nil {
 		return fmt.Errorf("triplets: writing %s: %w", path, err)
 	}
-	done = true
 	return nil
 }
 
@@ -172,16 +141,4 @@ func itemsPresent(idx []int32, n int) int {
 		}
 	}
 	return present
-}
-
-// errTruncated marks data that ends before the header says it should.
-var errTruncated = errors.New("truncated data")
-
-// readFull is io.ReadFull that reports a short read as errTruncated.
-func readFull(r io.Reader, b []byte) error {
-	_, err := io.ReadFull(r, b)
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return errTruncated
-	}
-	return err
 }

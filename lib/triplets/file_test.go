@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oe-lab/oe/lib/internal/npy"
 )
 
 func TestReadCSV(t *testing.T) {
@@ -109,7 +111,7 @@ func npyBytes(version byte, dict string, data []byte) []byte {
 	}
 	total := 6 + 2 + lenBytes + len(dict) + 1
 	dict += strings.Repeat(" ", (64-total%64)%64) + "\n"
-	b := []byte(npyMagic)
+	b := []byte(npy.Magic)
 	b = append(b, version, 0)
 	if version == 1 {
 		b = binary.LittleEndian.AppendUint16(b, uint16(len(dict)))
@@ -311,7 +313,7 @@ func TestReadFileErrors(t *testing.T) {
 		want string
 	}{
 		{bad, bad + ":2: want 3 comma-separated fields"},
-		{short, short + ": .npy header says shape (9, 3) of 4-byte integers = 108 bytes of data, file has 12"},
+		{short, short + ": .npy header says shape (9, 3) of 4-byte elements = 108 bytes of data, file has 12"},
 		{filepath.Join(dir, "absent.npy"), "no such file"},
 		{filepath.Join(dir, "t.dat"), "unknown triplet file extension"},
 	}
