@@ -10,9 +10,10 @@
 //   - sums that the host reads back (losses, counts) are reduced per block in
 //     shared memory and added with one atomicAdd per block.
 // They are compiled with -fmad=false so that a*b+c rounds as the Go code
-// does (Go does not fuse on amd64): the Adam step then matches lib/optim
-// bit for bit, and the other kernels differ from their CPU twins only by
-// summation order and by the last bit of exp/log.
+// does (lib/optim rounds every product explicitly, and Go does not fuse on
+// amd64): the Adam step then matches lib/optim bit for bit, and the other
+// kernels differ from their CPU twins only by summation order and by the
+// last bit of exp/log.
 
 #define BLOCK 256
 
@@ -162,33 +163,26 @@ extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, 
     if (threadIdx.x == 0) atomicAdd(bad, s);
 }
 
-// adamMoments updates entry e's moments from its gradient ge, as both Adam
-// variants below do: m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², and, when vmax is
-// not null (AMSGrad), v̂ ← max(v̂, v) with Go's max (NaN if either is NaN;
-// fmaxf would drop the NaN). It sets *me to the new m and returns the
-// second moment the step divides by (v̂, or v without AMSGrad).
-__device__ float adamMoments(i64 e, float ge, float *m, float *v, float *vmax, float b1, float b2, float *me) {
-    float mn = b1 * m[e] + (1 - b1) * ge;
-    float vn = b2 * v[e] + (1 - b2) * ge * ge;
-    m[e] = mn;
-    v[e] = vn;
-    *me = mn;
-    if (!vmax) return vn;
-    float vm = vmax[e];
-    vm = (vm != vm || vn != vn) ? vm + vn : fmaxf(vm, vn);
-    vmax[e] = vm;
-    return vm;
-}
-
 // adam_step is lib/optim.Adam.UpdateRange over all size parameters, with the
 // per-step constants that Adam.NextStep computes on the host:
 //   m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², v̂ ← max(v̂, v) (AMSGrad),
-//   x ← x − step·m/(√v̂/bc2 + ε).
-// vmax is unused (may be null) when amsgrad is 0.
+//   x ← x − step·m/(√v̂/bc2 + ε),
+// v̂ with Go's max (NaN if either is NaN; fmaxf would drop the NaN). vmax is
+// unused (may be null) when amsgrad is 0. lib/tripletloss's and lib/oenn's
+// GPU trainers both step with it.
 extern "C" __global__ void adam_step(float *x, const float *g, float *m, float *v, float *vmax, i64 size,
                                      float step, float bc2, float b1, float b2, float eps, int amsgrad) {
     for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
-        float me, ve = adamMoments(e, g[e], m, v, amsgrad ? vmax : 0, b1, b2, &me);
+        float ge = g[e];
+        float me = b1 * m[e] + (1 - b1) * ge;
+        float ve = b2 * v[e] + (1 - b2) * ge * ge;
+        m[e] = me;
+        v[e] = ve;
+        if (amsgrad) {
+            float vm = vmax[e];
+            ve = (vm != vm || ve != ve) ? vm + ve : fmaxf(vm, ve);
+            vmax[e] = ve;
+        }
         x[e] -= step * me / (sqrtf(ve) / bc2 + eps);
     }
 }
@@ -388,8 +382,8 @@ extern "C" __global__ void gram_diag(const i64 *adjPtr, const int *adjEdge, cons
     }
 }
 
-// ---- OENN (lib/oenn): EmbNet's forward and backward passes, its hinge loss
-// and its AMSGrad step. Matrices are row-major float32 with explicit row
+// ---- OENN (lib/oenn): EmbNet's forward and backward passes and its hinge
+// loss (its AMSGrad step is adam_step). Matrices are row-major float32 with explicit row
 // strides, as lib/oenn's gemm.go lays them out.
 
 // Tile of sgemm: each block computes a GEMM_TM×GEMM_TN tile of C, stepping
@@ -566,19 +560,5 @@ extern "C" __global__ void oenn_codes(const int *items, i64 count, i64 len, cons
             i64 shift = len - 1 - b;
             x[e] = shift < 63 ? (float)((q >> shift) & 1) : 0.0f;
         }
-    }
-}
-
-// oenn_amsgrad is lib/oenn's amsgrad.step over all size parameters, with
-// the per-step constants computed on the host as it computes them:
-//   m ← β₁m + (1−β₁)g, v ← β₂v + (1−β₂)g², v̂ ← max(v̂, v),
-//   p ← p − step·m/(√v̂·invSqrtBC2 + ε).
-// It differs from adam_step (lib/optim's formula, which divides √v̂ by
-// √(1−β₂ᵗ)) in that multiplication, which rounds differently.
-extern "C" __global__ void oenn_amsgrad(float *p, const float *g, float *m, float *v, float *vmax, i64 size,
-                                        float step, float invSqrtBC2, float b1, float b2, float eps) {
-    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
-        float me, vm = adamMoments(e, g[e], m, v, vmax, b1, b2, &me);
-        p[e] -= step * me / (sqrtf(vm) * invSqrtBC2 + eps);
     }
 }

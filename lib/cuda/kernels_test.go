@@ -128,12 +128,12 @@ func TestAdamParity(t *testing.T) {
 		for e := range x {
 			x[e] = float32(rng.NormFloat64())
 		}
-		cpu, err := optim.NewAdam(size, 0.5)
+		cpu, err := optim.NewAdam[float32](size, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cpu.AMSGrad = amsgrad
-		sched, err := optim.NewAdam(0, 0.5)
+		sched, err := optim.NewAdam[float32](0, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}

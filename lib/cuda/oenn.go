@@ -8,9 +8,9 @@ import (
 )
 
 // The wrappers of this file launch the kernels of lib/oenn's GPU trainer:
-// EmbNet's matrix products, bias and ReLU, bias gradients, hinge loss,
-// input codes and AMSGrad. Their CPU twins are in lib/oenn (net.go,
-// gemm.go, train.go, encode.go, adam.go). Buffers may be larger than the
+// EmbNet's matrix products, bias and ReLU, bias gradients, hinge loss and
+// input codes (its AMSGrad step is AdamStep). Their CPU twins are in
+// lib/oenn (net.go, gemm.go, train.go, encode.go). Buffers may be larger than the
 // part a call uses: the trainer allocates its activations once for the
 // largest batch and uses a prefix of them per batch.
 
@@ -225,29 +225,5 @@ func (c *Context) OENNCodes(items *Buffer[int32], count, length int, random, x *
 	}
 	return c.do(func() error {
 		return c.run("oenn_codes", count*length, uint64(items.ptr), i64(count), i64(length), table, uint64(x.ptr))
-	})
-}
-
-// AMSGrad holds the constants of one step of lib/oenn's AMSGrad, as its
-// amsgrad.next computes them on the host.
-type AMSGrad struct {
-	StepSize, InvSqrtBC2, Beta1, Beta2, Eps float32
-}
-
-// AMSGradStep applies one step of lib/oenn's AMSGrad with gradient g to the
-// parameters p, with the moments m, v and vmax, all of p's length (CPU
-// twin: lib/oenn's amsgrad.step, to the bit). It is not AdamStep, whose
-// lib/optim formula divides by √(1−β₂ᵗ) where lib/oenn multiplies by its
-// reciprocal.
-func (c *Context) AMSGradStep(p, g, m, v, vmax *Buffer[float32], k AMSGrad) error {
-	size := p.Len()
-	for _, b := range []*Buffer[float32]{g, m, v, vmax} {
-		if b == nil || b.Len() != size {
-			return fmt.Errorf("cuda: AMSGrad needs 5 buffers of %d elements", size)
-		}
-	}
-	return c.do(func() error {
-		return c.run("oenn_amsgrad", size, uint64(p.ptr), uint64(g.ptr), uint64(m.ptr), uint64(v.ptr), uint64(vmax.ptr),
-			i64(size), f32(k.StepSize), f32(k.InvSqrtBC2), f32(k.Beta1), f32(k.Beta2), f32(k.Eps))
 	})
 }

@@ -83,8 +83,8 @@ func TestGemmParity(t *testing.T) {
 	}
 }
 
-// TestOENNElementwiseParity checks the bias/ReLU, ReLU-mask, column-sum,
-// code and AMSGrad kernels against straightforward Go twins of lib/oenn's
+// TestOENNElementwiseParity checks the bias/ReLU, ReLU-mask, column-sum
+// and code kernels against straightforward Go twins of lib/oenn's
 // code, bit for bit (column sums of tall matrices: to rounding).
 func TestOENNElementwiseParity(t *testing.T) {
 	c := open(t)
@@ -225,48 +225,6 @@ func TestOENNElementwiseParity(t *testing.T) {
 			}
 		}
 	})
-
-	t.Run("AMSGrad", func(t *testing.T) {
-		const size = 1000
-		p := randomFloats(rng, size)
-		want := append([]float32(nil), p...)
-		m, v, vmax := make([]float32, size), make([]float32, size), make([]float32, size)
-		dp := upload(t, c, p)
-		bufs := make([]*cuda.Buffer[float32], 3)
-		for b := range bufs {
-			bufs[b] = upload(t, c, make([]float32, size))
-		}
-		const lr, beta1, beta2, eps = 0.005, 0.9, 0.999, 1e-8
-		for step := 1; step <= 3; step++ {
-			g := randomFloats(rng, size)
-			for e := range g {
-				g[e] *= float32(math.Pow(10, float64(rng.IntN(7)-3)))
-			}
-			// lib/oenn's amsgrad.step, spelled out.
-			k := cuda.AMSGrad{
-				StepSize:   float32(lr / (1 - math.Pow(beta1, float64(step)))),
-				InvSqrtBC2: float32(1 / math.Sqrt(1-math.Pow(beta2, float64(step)))),
-				Beta1:      beta1, Beta2: beta2, Eps: eps,
-			}
-			b1, b2 := k.Beta1, k.Beta2
-			for e, ge := range g {
-				m[e] = b1*m[e] + (1-b1)*ge
-				v[e] = b2*v[e] + (1-b2)*ge*ge
-				vmax[e] = max(vmax[e], v[e])
-				denom := float32(math.Sqrt(float64(vmax[e])))*k.InvSqrtBC2 + k.Eps
-				want[e] -= k.StepSize * m[e] / denom
-			}
-			if err := c.AMSGradStep(dp, upload(t, c, g), bufs[0], bufs[1], bufs[2], k); err != nil {
-				t.Fatal(err)
-			}
-		}
-		got := download(t, dp)
-		for e := range got {
-			if math.Float32bits(got[e]) != math.Float32bits(want[e]) {
-				t.Fatalf("parameter %d: GPU %v, Go %v", e, got[e], want[e])
-			}
-		}
-	})
 }
 
 // TestOENNHingeParity compares the hinge kernel with lib/oenn's hinge,
@@ -362,7 +320,6 @@ func TestOENNArgumentChecks(t *testing.T) {
 		{"column-sum scratch", c.ColumnSums(upload(t, c, make([]float32, 600)), 300, 2, nil, f, 0), "scratch"},
 		{"hinge rows", errOf(c.OENNHinge(f, 2, 6, i, 2, 1, f)), "triplet rows has 3 elements, need 6"},
 		{"codes table", c.OENNCodes(i, 3, 5, f, f), "rows of 5"},
-		{"AMSGrad sizes", c.AMSGradStep(f, f, f, f, upload(t, c, make([]float32, 2)), cuda.AMSGrad{}), "5 buffers"},
 		{"copy past the end", f.CopyFromAt(10, make([]float32, 3)), "offset 10"},
 	}
 	for _, tc := range tests {

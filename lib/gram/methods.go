@@ -9,6 +9,7 @@ import (
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/internal/parallel"
+	"github.com/oe-lab/oe/lib/optim"
 )
 
 // Default hyper-parameters, from the paper's appendix and the authors' code.
@@ -100,7 +101,10 @@ func fitAdam(ctx context.Context, method string, obj objective, defLR float64, p
 	}
 	batches := parallel.Chunks(r.m, min(bs, r.m))
 	size := r.pat.edges() + r.n
-	adam := newAMSGrad(size, lr)
+	adam, err := optim.NewAdam[float64](size, lr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.method, err)
+	}
 	g := make([]float64, size)
 	step := make([]float64, size)
 	for epoch := 1; epoch <= r.maxEpochs(); epoch++ {
@@ -110,10 +114,17 @@ func fitAdam(ctx context.Context, method string, obj objective, defLR float64, p
 		loss := 0.0
 		for b := 0; b < batches; b++ {
 			loss += r.gradient(b*r.m/batches, (b+1)*r.m/batches, g)
-			adam.step(g, step, r.threads)
-			for i, v := range step {
-				step[i] = -v
+			if err := adam.NextStep(); err != nil {
+				return nil, fmt.Errorf("%s: %w", r.method, err)
 			}
+			// The parameters (K) are never stored: the step is the sparse
+			// matrix to project, −(Adam's update).
+			parallel.ForChunks(r.threads, size, 1<<16, func(_, lo, hi int) {
+				adam.DeltaRange(step[lo:hi], g[lo:hi], lo)
+				for i, v := range step[lo:hi] {
+					step[lo+i] = -v
+				}
+			})
 			if r.x, r.warm, err = r.project(step, r.warm); err != nil {
 				return nil, err
 			}

@@ -136,7 +136,7 @@ func (in *inserter) place(o *triplets.OracleSession, rng *rand.Rand, item int, d
 	if bestLoss == 0 {
 		return nil
 	}
-	adam, err := optim.NewAdam(in.d, in.lr)
+	adam, err := optim.NewAdam[float32](in.d, in.lr)
 	if err != nil {
 		return err
 	}

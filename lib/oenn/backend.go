@@ -1,5 +1,10 @@
 package oenn
 
+import (
+	"github.com/oe-lab/oe/lib/internal/parallel"
+	"github.com/oe-lab/oe/lib/optim"
+)
+
 // backend is where EmbNet trains: the CPU (cpuNet) or, in cuda builds, the
 // GPU (gpuNet, gpu_cuda.go). It holds the parameters, the optimiser state
 // and the activations; the trainer's loop (batches, the gather of their
@@ -34,20 +39,24 @@ type cpuNet struct {
 	ws     *workspace
 	comb   []float32 // batch embeddings: trainable rows, then fixed rows
 	dcomb  []float32 // their gradients
-	opter  *amsgrad
+	adam   *optim.Adam[float32]
 }
 
 // newCPUNet prepares t's network for batches of up to rows distinct
 // trainable items and fixedRows distinct fixed ones, learning rate lr.
-func newCPUNet(t *trainer, rows, fixedRows int, lr float64) *cpuNet {
+func newCPUNet(t *trainer, rows, fixedRows int, lr float64) (*cpuNet, error) {
 	d := t.net.dim
+	adam, err := optim.NewAdam[float32](len(t.net.params), lr)
+	if err != nil {
+		return nil, err
+	}
 	return &cpuNet{
 		net: t.net, codes: t.codes, nFixed: t.nFixed, fixed: t.fixed,
 		ws:    t.net.newWorkspace(rows),
 		comb:  make([]float32, (rows+fixedRows)*d),
 		dcomb: make([]float32, (rows+fixedRows)*d),
-		opter: newAMSGrad(len(t.net.params), lr),
-	}
+		adam:  adam,
+	}, nil
 }
 
 func (c *cpuNet) step(train, fixed, rows []int32, scale float32) (float64, error) {
@@ -69,7 +78,14 @@ func (c *cpuNet) step(train, fixed, rows []int32, scale float32) (float64, error
 	}
 	copy(ws.dy[:u*d], c.dcomb[:u*d])
 	c.net.backward(ws, u)
-	c.opter.step(c.net.params, ws.grad)
+	if err := c.adam.NextStep(); err != nil {
+		return 0, err
+	}
+	// Every parameter is updated independently, so the ranges can run on
+	// any number of goroutines without changing the result.
+	parallel.ForChunks(0, len(c.net.params), 1<<15, func(_, lo, hi int) {
+		c.adam.UpdateRange(c.net.params[lo:hi], ws.grad[lo:hi], lo)
+	})
 	return sum, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/oe-lab/oe/lib/cuda"
+	"github.com/oe-lab/oe/lib/optim"
 )
 
 // cudaAvailable reports whether the process's shared CUDA context opens.
@@ -44,8 +45,8 @@ type gpuNet struct {
 	// wOff and bOff are the offsets of each layer's weights and biases in p.
 	wOff, bOff [hiddenLayers + 1]int
 	// adam, of size 0, keeps the step count and computes each step's
-	// constants as the CPU's amsgrad does.
-	adam *amsgrad
+	// constants as the CPU's does.
+	adam *optim.Adam[float32]
 	// chunk is embed's host list of item indices.
 	chunk []int32
 }
@@ -58,7 +59,11 @@ func newGPUNet(net *embNet, c *codes, rows, batch int, lr float64) (backend, err
 	if err != nil {
 		return nil, fmt.Errorf("cuda backend: %w", err)
 	}
-	g := &gpuNet{c: ctx, net: net, codes: c, rows: rows, adam: newAMSGrad(0, lr), chunk: make([]int32, rows)}
+	adam, err := optim.NewAdam[float32](0, lr)
+	if err != nil {
+		return nil, err
+	}
+	g := &gpuNet{c: ctx, net: net, codes: c, rows: rows, adam: adam, chunk: make([]int32, rows)}
 	off := 0
 	for l, ly := range net.layers {
 		g.wOff[l], g.bOff[l] = off, off+ly.in*ly.out
@@ -199,9 +204,10 @@ func (g *gpuNet) step(train, fixed, rows []int32, scale float32) (float64, error
 	if err := g.backward(u); err != nil {
 		return 0, err
 	}
-	k := g.adam.next()
-	return sum, g.c.AMSGradStep(g.p, g.g, g.m, g.v, g.vmax, cuda.AMSGrad{StepSize: k.stepSize,
-		InvSqrtBC2: k.invSqrtBC2, Beta1: k.beta1, Beta2: k.beta2, Eps: k.eps})
+	if err := g.adam.NextStep(); err != nil {
+		return 0, err
+	}
+	return sum, g.c.AdamStep(g.p, g.g, g.m, g.v, g.vmax, cuda.Adam(g.adam.Constants()))
 }
 
 // embed runs the network over all items in chunks of rows (CPU twin:

@@ -119,20 +119,6 @@ func TestGradient(t *testing.T) {
 	}
 }
 
-func TestAMSGradFirstStep(t *testing.T) {
-	// After one step from zero state, Adam moves every parameter by lr in
-	// the direction opposite to its gradient (m̂/√v̂ = sign(g)).
-	o := newAMSGrad(3, 0.01)
-	p := []float32{1, 1, 1}
-	o.step(p, []float32{2, -0.5, 0})
-	want := []float32{0.99, 1.01, 1}
-	for i := range p {
-		if math.Abs(float64(p[i]-want[i])) > 1e-6 {
-			t.Errorf("p[%d] = %v, want %v", i, p[i], want[i])
-		}
-	}
-}
-
 func TestCodes(t *testing.T) {
 	tests := []struct {
 		name    string

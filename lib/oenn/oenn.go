@@ -85,8 +85,10 @@ func init() {
 		Name: "oenn", Family: embed.FamilyNeural,
 		// Version 2: the packed matrix products (gemm.go) sum in a different
 		// order than version 1's axpy loops, so float32 results differ. The
-		// cuda backend left CPU results unchanged.
-		Version:  2,
+		// cuda backend left CPU results unchanged. Version 3: AMSGrad is
+		// lib/optim's, which divides √v̂ by √(1−β₂ᵗ) where oenn's own copy
+		// multiplied by its float32 reciprocal: the steps round differently.
+		Version:  3,
 		Backends: map[string]func() error{embed.BackendCUDA: cudaAvailable},
 		Params:   embed.Params{"width": 0, "input": 0, "inputlen": 0},
 		ParamDocs: map[string]string{

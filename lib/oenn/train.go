@@ -92,8 +92,8 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 		if be, err = newGPUNet(t.net, t.codes, rows, batch, lr); err != nil {
 			return nil, fmt.Errorf("%s: %w", t.method, err)
 		}
-	} else {
-		be = newCPUNet(t, rows, fixedCap, lr)
+	} else if be, err = newCPUNet(t, rows, fixedCap, lr); err != nil {
+		return nil, fmt.Errorf("%s: %w", t.method, err)
 	}
 	defer be.close()
 	batchRows := make([]int32, 3*batch) // the batch's triplets as rows of its embedding matrix

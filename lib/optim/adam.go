@@ -5,15 +5,24 @@ import (
 	"math"
 )
 
-// Adam is the Adam optimiser (Kingma & Ba) over a float32 parameter vector,
+// Float is the element type of Adam's parameters: float32 for the
+// embeddings and networks (lib/tripletloss, lib/oenn, lib/landmark), float64
+// for the Gram methods (lib/gram), whose parameters are a sparse update of a
+// matrix never stored densely.
+type Float interface{ ~float32 | ~float64 }
+
+// Adam is the Adam optimiser (Kingma & Ba) over a parameter vector of F,
 // with PyTorch's update rule:
 //
 //	m ← β₁m + (1−β₁)g,  v ← β₂v + (1−β₂)g²,  v̂ ← max(v̂, v) (AMSGrad)
 //	x ← x − (lr/(1−β₁ᵗ)) · m / (√v̂/√(1−β₂ᵗ) + ε)
 //
-// A step may be applied in pieces: NextStep once, then UpdateRange on
-// disjoint ranges of the parameters, possibly from several goroutines at once.
-type Adam struct {
+// computed in F, each product rounded before it is added (no fused
+// multiply-add, on any architecture), so that a port (lib/cuda's adam_step)
+// can reproduce it bit for bit. A step may be applied in pieces: NextStep
+// once, then UpdateRange (or DeltaRange) on disjoint ranges of the
+// parameters, possibly from several goroutines at once.
+type Adam[F Float] struct {
 	// LR is the learning rate.
 	LR float64
 	// Beta1 and Beta2 are the decay rates of the moment estimates.
@@ -24,27 +33,26 @@ type Adam struct {
 	// the second moment itself.
 	AMSGrad bool
 
-	m, v, vmax []float32
+	m, v, vmax []F
 	t          int
-	// Per-step constants set by NextStep.
-	stepSize, bc2Sqrt, b1, b2, eps float32
+	k          Constants[F]
 }
 
 // NewAdam returns an Adam optimiser for size parameters with PyTorch's
 // defaults (β₁ = 0.9, β₂ = 0.999, ε = 1e-8) and AMSGrad on, as the paper used.
-func NewAdam(size int, lr float64) (*Adam, error) {
+func NewAdam[F Float](size int, lr float64) (*Adam[F], error) {
 	if size < 0 {
 		return nil, fmt.Errorf("optim: negative parameter count %d", size)
 	}
-	a := &Adam{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, AMSGrad: true,
-		m: make([]float32, size), v: make([]float32, size)}
+	a := &Adam[F]{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, AMSGrad: true,
+		m: make([]F, size), v: make([]F, size)}
 	if err := a.check(); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
-func (a *Adam) check() error {
+func (a *Adam[F]) check() error {
 	switch {
 	case math.IsNaN(a.LR) || math.IsInf(a.LR, 0) || a.LR <= 0:
 		return fmt.Errorf("optim: learning rate must be finite and > 0, got %v", a.LR)
@@ -59,36 +67,35 @@ func (a *Adam) check() error {
 }
 
 // Size returns the number of parameters.
-func (a *Adam) Size() int { return len(a.m) }
+func (a *Adam[F]) Size() int { return len(a.m) }
 
 // Steps returns the number of steps begun so far.
-func (a *Adam) Steps() int { return a.t }
+func (a *Adam[F]) Steps() int { return a.t }
 
 // NextStep begins a new optimisation step. It returns an error if a
 // hyper-parameter was set out of range.
-func (a *Adam) NextStep() error {
+func (a *Adam[F]) NextStep() error {
 	if err := a.check(); err != nil {
 		return err
 	}
 	if a.AMSGrad && a.vmax == nil {
-		a.vmax = make([]float32, len(a.m))
+		a.vmax = make([]F, len(a.m))
 	}
 	a.t++
 	bc1 := 1 - math.Pow(a.Beta1, float64(a.t))
 	bc2 := 1 - math.Pow(a.Beta2, float64(a.t))
-	a.stepSize = float32(a.LR / bc1)
-	a.bc2Sqrt = float32(math.Sqrt(bc2))
-	a.b1, a.b2, a.eps = float32(a.Beta1), float32(a.Beta2), float32(a.Eps)
+	a.k = Constants[F]{StepSize: F(a.LR / bc1), BC2Sqrt: F(math.Sqrt(bc2)),
+		Beta1: F(a.Beta1), Beta2: F(a.Beta2), Eps: F(a.Eps), AMSGrad: a.AMSGrad}
 	return nil
 }
 
-// Constants are the float32 constants of one step, in the update
+// Constants are the constants of one step, in the update
 //
 //	x ← x − StepSize · m / (√v̂ / BC2Sqrt + Eps)
 //
 // with the moments decaying by Beta1 and Beta2.
-type Constants struct {
-	StepSize, BC2Sqrt, Beta1, Beta2, Eps float32
+type Constants[F Float] struct {
+	StepSize, BC2Sqrt, Beta1, Beta2, Eps F
 	AMSGrad                              bool
 }
 
@@ -97,45 +104,58 @@ type Constants struct {
 // that it rounds exactly as UpdateRange does and needs no moments on the
 // host: an Adam of size 0 then just keeps the step count and
 // hyper-parameters.
-func (a *Adam) Constants() Constants {
-	return Constants{StepSize: a.stepSize, BC2Sqrt: a.bc2Sqrt, Beta1: a.b1, Beta2: a.b2, Eps: a.eps, AMSGrad: a.AMSGrad}
-}
+func (a *Adam[F]) Constants() Constants[F] { return a.k }
 
 // UpdateRange applies the current step to x, the parameters off..off+len(x)-1,
-// with their gradient g. Calls on disjoint ranges may run concurrently.
-func (a *Adam) UpdateRange(x, g []float32, off int) {
+// with their gradient g. Calls on disjoint ranges may run concurrently. It
+// panics if g and x differ in length or no step was begun.
+func (a *Adam[F]) UpdateRange(x, g []F, off int) { a.update(x, g, off, true) }
+
+// DeltaRange is UpdateRange for parameters kept elsewhere: it advances the
+// moments of parameters off..off+len(delta)-1 with their gradient g and sets
+// delta to the amounts UpdateRange would subtract from them.
+func (a *Adam[F]) DeltaRange(delta, g []F, off int) { a.update(delta, g, off, false) }
+
+// update is UpdateRange (apply) or DeltaRange.
+func (a *Adam[F]) update(x, g []F, off int, apply bool) {
 	if len(g) != len(x) {
 		panic(fmt.Sprintf("optim: %d parameters but %d gradient entries", len(x), len(g)))
 	}
 	if a.t == 0 {
-		panic("optim: UpdateRange before NextStep")
+		panic("optim: update before NextStep")
 	}
-	m := a.m[off : off+len(x) : off+len(x)]
-	v := a.v[off : off+len(x) : off+len(x)]
-	b1, b2, eps, step, bc2 := a.b1, a.b2, a.eps, a.stepSize, a.bc2Sqrt
-	c1, c2 := 1-b1, 1-b2
+	n := len(x)
+	m := a.m[off : off+n : off+n]
+	v := a.v[off : off+n : off+n]
+	g = g[:n]
+	var vmax []F
 	if a.AMSGrad {
-		vmax := a.vmax[off : off+len(x) : off+len(x)]
-		for e, ge := range g[:len(x)] {
-			me := b1*m[e] + c1*ge
-			ve := b2*v[e] + c2*ge*ge
-			m[e], v[e] = me, ve
-			vm := max(vmax[e], ve)
-			vmax[e] = vm
-			x[e] -= step * me / (sqrt32(vm)/bc2 + eps)
-		}
-		return
+		vmax = a.vmax[off : off+n : off+n]
 	}
-	for e, ge := range g[:len(x)] {
-		me := b1*m[e] + c1*ge
-		ve := b2*v[e] + c2*ge*ge
+	k := a.k
+	c1, c2 := 1-k.Beta1, 1-k.Beta2
+	for e, ge := range g {
+		// The conversions round each product before the addition: without
+		// them Go may fuse multiply and add on some architectures (arm64).
+		me := F(k.Beta1*m[e]) + F(c1*ge)
+		ve := F(k.Beta2*v[e]) + F(F(c2*ge)*ge)
 		m[e], v[e] = me, ve
-		x[e] -= step * me / (sqrt32(ve)/bc2 + eps)
+		den := ve
+		if vmax != nil {
+			den = max(vmax[e], ve)
+			vmax[e] = den
+		}
+		step := k.StepSize * me / (F(math.Sqrt(float64(den)))/k.BC2Sqrt + k.Eps)
+		if apply {
+			x[e] -= step
+		} else {
+			x[e] = step
+		}
 	}
 }
 
 // Step is NextStep followed by UpdateRange over all parameters.
-func (a *Adam) Step(x, g []float32) error {
+func (a *Adam[F]) Step(x, g []F) error {
 	if len(x) != len(a.m) {
 		return fmt.Errorf("optim: Adam sized for %d parameters, got %d", len(a.m), len(x))
 	}
@@ -145,5 +165,3 @@ func (a *Adam) Step(x, g []float32) error {
 	a.UpdateRange(x, g, 0)
 	return nil
 }
-
-func sqrt32(v float32) float32 { return float32(math.Sqrt(float64(v))) }

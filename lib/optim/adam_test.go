@@ -40,7 +40,7 @@ func TestAdamMatchesReference(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := NewAdam(1, tc.lr)
+			a, err := NewAdam[float32](1, tc.lr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,8 +74,8 @@ func TestAMSGradDampsAfterLargeGradient(t *testing.T) {
 }
 
 func TestAdamRangesEqualWholeStep(t *testing.T) {
-	whole, _ := NewAdam(6, 0.5)
-	split, _ := NewAdam(6, 0.5)
+	whole, _ := NewAdam[float32](6, 0.5)
+	split, _ := NewAdam[float32](6, 0.5)
 	x1 := []float32{1, 2, 3, 4, 5, 6}
 	x2 := append([]float32(nil), x1...)
 	g := []float32{0.1, -2, 3, 0, 5, -6}
@@ -97,7 +97,7 @@ func TestAdamRangesEqualWholeStep(t *testing.T) {
 }
 
 func TestAdamMinimisesQuadratic(t *testing.T) {
-	a, _ := NewAdam(2, 0.1)
+	a, _ := NewAdam[float32](2, 0.1)
 	x := []float32{3, -4}
 	g := make([]float32, 2)
 	for range 500 {
@@ -124,11 +124,11 @@ func TestAdamRejectsBadSettings(t *testing.T) {
 		{"negative size", -1, 1},
 	}
 	for _, tc := range tests {
-		if _, err := NewAdam(tc.size, tc.lr); err == nil {
-			t.Errorf("%s: NewAdam(%d, %v) accepted", tc.name, tc.size, tc.lr)
+		if _, err := NewAdam[float32](tc.size, tc.lr); err == nil {
+			t.Errorf("%s: NewAdam[float32](%d, %v) accepted", tc.name, tc.size, tc.lr)
 		}
 	}
-	a, _ := NewAdam(1, 1)
+	a, _ := NewAdam[float32](1, 1)
 	a.Beta2 = 1
 	if err := a.NextStep(); err == nil {
 		t.Error("β₂ = 1 accepted")
@@ -142,12 +142,12 @@ func TestAdamRejectsBadSettings(t *testing.T) {
 // lib/cuda's Adam kernel does, and requires the same bits.
 func TestConstantsReproduceUpdate(t *testing.T) {
 	for _, amsgrad := range []bool{true, false} {
-		ref, err := NewAdam(3, 0.5)
+		ref, err := NewAdam[float32](3, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ref.AMSGrad = amsgrad
-		sched, err := NewAdam(0, 0.5)
+		sched, err := NewAdam[float32](0, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestConstantsReproduceUpdate(t *testing.T) {
 					vmax[e] = max(vmax[e], v[e])
 					den = vmax[e]
 				}
-				y[e] -= k.StepSize * m[e] / (sqrt32(den)/k.BC2Sqrt + k.Eps)
+				y[e] -= k.StepSize * m[e] / (float32(math.Sqrt(float64(den)))/k.BC2Sqrt + k.Eps)
 			}
 		}
 		for e := range x {
@@ -182,5 +182,38 @@ func TestConstantsReproduceUpdate(t *testing.T) {
 				t.Errorf("amsgrad=%v: parameter %d: UpdateRange %v, replay from Constants %v", amsgrad, e, x[e], y[e])
 			}
 		}
+	}
+}
+
+// TestAdam64 checks the float64 optimiser against the float64 reference
+// (PyTorch's rule spelled out, refAdam) to rounding, and that DeltaRange
+// gives exactly the amounts UpdateRange subtracts.
+func TestAdam64(t *testing.T) {
+	grads := []float64{10, 5, 1, 0.1, -0.2, 0.05}
+	a, err := NewAdam[float64](1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewAdam[float64](1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{0.5}
+	for _, g := range grads {
+		before := x[0]
+		if err := a.Step(x, []float64{g}); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.NextStep(); err != nil {
+			t.Fatal(err)
+		}
+		delta := []float64{0}
+		d.DeltaRange(delta, []float64{g}, 0)
+		if got := before - delta[0]; got != x[0] {
+			t.Fatalf("DeltaRange: x − δ = %v, UpdateRange gives %v", got, x[0])
+		}
+	}
+	if want := refAdam(0.5, grads, 1, true); math.Abs(x[0]-want) > 1e-14 {
+		t.Errorf("x = %v, float64 reference %v", x[0], want)
 	}
 }

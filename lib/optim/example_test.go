@@ -9,7 +9,7 @@ import (
 // The first Adam step moves every parameter by about the learning rate,
 // against the sign of its gradient, whatever the gradient's scale.
 func ExampleAdam() {
-	adam, err := optim.NewAdam(3, 1)
+	adam, err := optim.NewAdam[float32](3, 1)
 	if err != nil {
 		panic(err)
 	}

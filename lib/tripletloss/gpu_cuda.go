@@ -52,7 +52,7 @@ type gpuTrainer struct {
 	idx, subset *cuda.Buffer[int32]
 	// adam, of size 0, keeps the step count and computes each step's
 	// constants as the CPU's Adam does.
-	adam *optim.Adam
+	adam *optim.Adam[float32]
 }
 
 // newGPUTrainer uploads the triplets idx and starts from x0; sel are the
@@ -76,7 +76,7 @@ func gpuTrainerOn(c *cuda.Context, loss lossFunc, x0 []float32, n, d int, lr flo
 		_ = idx.Free()
 		return nil, fmt.Errorf("initial embedding of %d values for %d×%d", len(x0), n, d)
 	}
-	adam, err := optim.NewAdam(0, lr)
+	adam, err := optim.NewAdam[float32](0, lr)
 	if err != nil {
 		_ = idx.Free()
 		return nil, err

@@ -73,7 +73,7 @@ type kernel struct {
 	x []float32
 	// g is the gradient, laid out as x; all zero between steps.
 	g    []float32
-	adam *optim.Adam
+	adam *optim.Adam[float32]
 
 	// lanes, when not nil, are the lane scatter's gradient buffers, laid
 	// out as g, all zero between steps; lanes[0] is g.
@@ -101,7 +101,7 @@ type kernel struct {
 // unpadded), with an AMSGrad Adam optimiser of learning rate lr.
 func newKernel(loss lossFunc, x0 []float32, n, d, threads int, lr float64) (*kernel, error) {
 	stride := (d + lanes - 1) / lanes * lanes
-	adam, err := optim.NewAdam(n*stride, lr)
+	adam, err := optim.NewAdam[float32](n*stride, lr)
 	if err != nil {
 		return nil, err
 	}
