@@ -43,9 +43,9 @@
 //     bound by loads and stores of that row, and this halves its time.
 //     Rows are independent, so it runs in parallel with a fixed summation
 //     order per row: the same seed gives the same result for any number of
-//     threads. On amd64 with AVX2 the four-row pass runs four columns at a
-//     time in assembly (axpy4_amd64.s), with the Go loop's multiplies and
-//     adds in the Go loop's order, so results are bit-identical to it
+//     threads. The four-row pass is lib/internal/asm's Axpy4: on amd64 with
+//     AVX2, four columns at a time in assembly, with the Go twin's
+//     multiplies and adds in its order, so results are bit-identical to it
 //     (another third off the product at d = 30).
 //
 // The solver's n×(Depth·b) workspace is allocated once per run. A dense path

@@ -3,6 +3,7 @@ package gram
 import (
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/internal/asm"
 	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
@@ -63,7 +64,7 @@ func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 			axpy(o.diag[a], s.Data[a*s.Stride:a*s.Stride+c], out)
 			x, end := ptr[a], ptr[a+1]
 			for ; x+4 <= end; x += 4 {
-				axpy4(val[x:x+4], row(col[x]), row(col[x+1]), row(col[x+2]), row(col[x+3]), out)
+				asm.Axpy4(val[x:x+4], row(col[x]), row(col[x+1]), row(col[x+2]), row(col[x+3]), out)
 			}
 			for ; x < end; x++ {
 				axpy(val[x], row(col[x]), out)
@@ -86,20 +87,5 @@ func axpy(alpha float64, x, y []float64) {
 	}
 	for ; l < len(x); l++ {
 		y[l] += alpha * x[l]
-	}
-}
-
-// axpy4Go adds a[0]·x0 + a[1]·x1 + a[2]·x2 + a[3]·x3 to y (all of y's
-// length). Four rows per pass load and store y once for four multiply-adds
-// instead of once per row: the sparse product is bound by those loads and
-// stores, and this halves its time against four axpy calls. On amd64 with
-// AVX2, axpy4 runs the same arithmetic four lanes at a time
-// (axpy4_amd64.s); this loop is its twin and does the tail.
-func axpy4Go(a, x0, x1, x2, x3, y []float64) {
-	a = a[:4]
-	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
-	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
-	for l := range y {
-		y[l] += a0*x0[l] + a1*x1[l] + a2*x2[l] + a3*x3[l]
 	}
 }

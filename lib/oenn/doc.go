@@ -15,13 +15,27 @@
 // The network runs on the CPU in float32 (as the authors' PyTorch code
 // does). Its matrix products are packed, cache-blocked GEMMs around an
 // AVX-512 (12×32) or AVX2+FMA (6×16) register-tiled micro-kernel (gemm.go,
-// gemm_amd64.s; portable Go elsewhere), split over GOMAXPROCS goroutines
-// without changing the summation order, so results do not depend on the
-// number of cores; the two assembly kernels fuse and order their
-// multiply-adds alike and agree bit for bit. A batch is processed by one forward and one backward
-// pass over its distinct items rather than over 3·|batch| copies: the
-// gradient of the shared weights is the same sum, and the cost per batch is
-// bounded by n.
+// gemm_amd64.s), split over GOMAXPROCS goroutines without changing the
+// summation order, so results do not depend on the number of cores; the
+// element-wise passes are lib/internal/asm's. A batch is processed by one
+// forward and one backward pass over its distinct items rather than over
+// 3·|batch| copies: the gradient of the shared weights is the same sum,
+// and the cost per batch is bounded by n.
+//
+// # Reproducibility across machines
+//
+// The two assembly micro-kernels compute every entry of C as a chain of
+// fused multiply-adds in the same order, and agree bit for bit with each
+// other and with an exact emulation of that chain (gemm_amd64_test.go).
+// The portable micro-kernel (microGo: other architectures, or the noasm
+// build tag) rounds each product before adding it instead, so OENN's
+// results there differ in the last bits from those on an AVX2 machine —
+// unlike the other methods, whose assembly and Go twins agree bit for bit.
+// Go has no float32 fused multiply-add (math.FMA is float64, and float64
+// arithmetic rounds an FMA twice); the exact emulation costs 5.6 times the
+// plain loop (measured on 96×256×256 products), too slow for a production
+// kernel, and dropping FMA from the assembly would double the arithmetic
+// instructions of its compute-bound loop.
 //
 // With the cuda backend (embed.Options.Backend, in a binary built with
 // -tags cuda) the same training runs on an NVIDIA GPU through lib/cuda

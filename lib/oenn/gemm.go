@@ -13,7 +13,7 @@ import (
 // micro-kernel streams both from cache and keeps an mr×nr tile of C in
 // vector registers for a whole block of the inner dimension. The
 // micro-kernel is assembly on amd64 (AVX-512 or AVX2+FMA, see
-// gemm_amd64.s) and microGo elsewhere.
+// gemm_amd64.s) and microGo elsewhere or with the noasm build tag.
 //
 // Determinism: every element of C is summed in the same order (blocks of kc
 // along the inner dimension, in order, each accumulated sequentially by one
@@ -154,7 +154,9 @@ func packPanels(dst []float32, x matrix, p0, p1, q0, q1, w int, columns bool) {
 	}
 }
 
-// microGo is the portable micro-kernel, the twin of the assembly ones.
+// microGo is the portable micro-kernel. It sums each tile entry in the
+// assembly kernels' order but rounds each product before adding it, where
+// they fuse the two (see doc.go, "Reproducibility across machines").
 func microGo(mr, nr int) microKernel {
 	return microKernel{mr: mr, nr: nr, run: func(k int, a, b, c []float32, ldc int) {
 		for i := 0; i < mr; i++ {
@@ -162,7 +164,7 @@ func microGo(mr, nr int) microKernel {
 			for j := range row {
 				var s float32
 				for p := 0; p < k; p++ {
-					s += a[p*mr+i] * b[p*nr+j]
+					s += float32(a[p*mr+i] * b[p*nr+j]) // rounded: Go may not fuse it (arm64 would)
 				}
 				row[j] += s
 			}

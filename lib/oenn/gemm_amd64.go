@@ -1,3 +1,5 @@
+//go:build !noasm
+
 package oenn
 
 import "github.com/oe-lab/oe/lib/internal/cpufeature"

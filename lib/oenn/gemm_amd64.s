@@ -1,3 +1,5 @@
+//go:build !noasm
+
 #include "textflag.h"
 
 // func microAVX2(k int, a, b, c *float32, ldc int)

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/oe-lab/oe/lib/internal/asm"
 	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
@@ -132,7 +133,7 @@ func addBias(x, b []float32, relu bool) {
 		for i := r0; i < r1; i++ {
 			row := x[i*len(b) : (i+1)*len(b)]
 			if relu {
-				biasReLU(row, b)
+				asm.BiasReLU(row, b)
 			} else {
 				for j, v := range row {
 					row[j] = v + b[j]
@@ -145,7 +146,7 @@ func addBias(x, b []float32, relu bool) {
 // maskReLU zeroes the entries of grad where the ReLU output act is zero:
 // ReLU passes no gradient there.
 func maskReLU(grad, act []float32) {
-	parallel.ForChunks(0, len(act), 1<<14, func(_, lo, hi int) { mask(grad[lo:hi], act[lo:hi]) })
+	parallel.ForChunks(0, len(act), 1<<14, func(_, lo, hi int) { asm.MaskReLU(grad[lo:hi], act[lo:hi]) })
 }
 
 // columnSums writes the sums of the columns of x (rows of len(sums)
@@ -157,7 +158,7 @@ func columnSums(sums, x []float32) {
 	clear(sums)
 	const colBlock = 64
 	parallel.ForChunks(0, cols, colBlock, func(_, c0, c1 int) {
-		sumRows(sums[c0:c1], x[c0:], rows, cols)
+		asm.SumRows(sums[c0:c1], x[c0:], rows, cols)
 	})
 }
 

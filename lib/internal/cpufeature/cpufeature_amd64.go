@@ -1,6 +1,11 @@
+//go:build !noasm
+
 package cpufeature
 
-func init() { AVX2FMA, AVX512 = detect() }
+func init() {
+	AVX2FMA, AVX512 = detect()
+	detected = true
+}
 
 // detect reads CPUID leaf 1 (FMA, OSXSAVE, AVX), XCR0 (which register state
 // the OS saves) and leaf 7 (AVX2, AVX512F).

@@ -1,3 +1,5 @@
+//go:build !noasm
+
 #include "textflag.h"
 
 // func cpuid(eax, ecx uint32) (a, b, c, d uint32)

@@ -1,0 +1,63 @@
+package asm
+
+import "math"
+
+// Axpy4 adds a[0]·x0 + a[1]·x1 + a[2]·x2 + a[3]·x3 to y, over all of y's
+// length: y[l] += ((a₀x₀[l] + a₁x₁[l]) + a₂x₂[l]) + a₃x₃[l], each product
+// rounded. Four rows per pass load and store y once for four multiply-adds
+// instead of once per row. It panics if a has fewer than 4 entries or a row
+// is shorter than y.
+func Axpy4(a, x0, x1, x2, x3, y []float64) { axpy4(a, x0, x1, x2, x3, y) }
+
+// BiasReLU sets row[j] = max(row[j]+b[j], 0), with Go's max: NaN stays NaN
+// and −0 becomes +0, so that the result has a zero bit pattern exactly where
+// the ReLU clamped (MaskReLU relies on it). It panics if b is shorter than
+// row.
+func BiasReLU(row, b []float32) { biasReLU(row, b) }
+
+// MaskReLU zeroes g[i] where act[i] is +0 (where BiasReLU clamped): a ReLU
+// passes no gradient there. It panics if g is shorter than act.
+func MaskReLU(g, act []float32) { maskReLU(g, act) }
+
+// SumRows adds to out the first len(out) entries of rows consecutive rows
+// of x, stride floats apart, summing each column in row order. It panics if
+// x is too short.
+func SumRows(out, x []float32, rows, stride int) { sumRows(out, x, rows, stride) }
+
+// axpy4Go is Axpy4 in Go, the twin of axpy4AVX2 and its tail.
+func axpy4Go(a, x0, x1, x2, x3, y []float64) {
+	a = a[:4]
+	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
+	for l := range y {
+		y[l] += float64(a0*x0[l]) + float64(a1*x1[l]) + float64(a2*x2[l]) + float64(a3*x3[l])
+	}
+}
+
+// biasReLUGo is BiasReLU in Go, without a branch: the signs are random, so a
+// branch would be mispredicted half the time.
+func biasReLUGo(row, b []float32) {
+	b = b[:len(row)]
+	for j, v := range row {
+		row[j] = max(v+b[j], 0)
+	}
+}
+
+// maskReLUGo is MaskReLU in Go, building the mask without a branch.
+func maskReLUGo(g, act []float32) {
+	g = g[:len(act)]
+	for i, v := range act {
+		b := math.Float32bits(v)
+		keep := -((b | -b) >> 31) // all ones where v ≠ +0, else zero
+		g[i] = math.Float32frombits(math.Float32bits(g[i]) & keep)
+	}
+}
+
+// sumRowsGo is SumRows in Go.
+func sumRowsGo(out, x []float32, rows, stride int) {
+	for i := 0; i < rows; i++ {
+		for j, v := range x[i*stride : i*stride+len(out)] {
+			out[j] += v
+		}
+	}
+}

@@ -1,0 +1,75 @@
+//go:build !noasm
+
+package asm
+
+import "github.com/oe-lab/oe/lib/internal/cpufeature"
+
+// useAVX2 selects the assembly loops; tests switch it off to compare them
+// with the Go twins.
+var useAVX2 = cpufeature.AVX2FMA
+
+// axpy4 runs the multiple-of-4 head of y in assembly. Rows shorter than
+// minAVX2 (products with few columns, as at d = 2) stay in Go, where the
+// call would cost more than the vector lanes save.
+func axpy4(a, x0, x1, x2, x3, y []float64) {
+	const minAVX2 = 16
+	head := len(y) &^ 3
+	if !useAVX2 || len(y) < minAVX2 {
+		axpy4Go(a, x0, x1, x2, x3, y)
+		return
+	}
+	_, _, _, _, _ = a[3], x0[len(y)-1], x1[len(y)-1], x2[len(y)-1], x3[len(y)-1]
+	axpy4AVX2(&a[0], &x0[0], &x1[0], &x2[0], &x3[0], &y[0], head)
+	axpy4Go(a, x0[head:], x1[head:], x2[head:], x3[head:], y[head:])
+}
+
+// biasReLU runs the multiple-of-8 head of row in assembly.
+func biasReLU(row, b []float32) {
+	head := len(row) &^ 7
+	if !useAVX2 || head == 0 {
+		biasReLUGo(row, b)
+		return
+	}
+	_ = b[len(row)-1]
+	biasReLUAVX2(&row[0], &b[0], head)
+	biasReLUGo(row[head:], b[head:])
+}
+
+// maskReLU runs the multiple-of-8 head of act in assembly.
+func maskReLU(g, act []float32) {
+	head := len(act) &^ 7
+	if !useAVX2 || head == 0 {
+		maskReLUGo(g, act)
+		return
+	}
+	_ = g[len(act)-1]
+	maskAVX2(&g[0], &act[0], head)
+	maskReLUGo(g[head:], act[head:])
+}
+
+// sumRows runs the first multiple of 8 columns, up to 64, in assembly
+// (eight YMM accumulators kept across the rows).
+func sumRows(out, x []float32, rows, stride int) {
+	head := min(len(out), 64) &^ 7
+	if !useAVX2 || head == 0 || rows == 0 {
+		sumRowsGo(out, x, rows, stride)
+		return
+	}
+	_ = x[(rows-1)*stride+len(out)-1]
+	sumRowsAVX2(&out[0], &x[0], rows, stride, head)
+	sumRowsGo(out[head:], x[head:], rows, stride)
+}
+
+// Implemented in asm_amd64.s.
+
+//go:noescape
+func axpy4AVX2(a, x0, x1, x2, x3, y *float64, n int)
+
+//go:noescape
+func biasReLUAVX2(row, b *float32, n int)
+
+//go:noescape
+func maskAVX2(grad, act *float32, n int)
+
+//go:noescape
+func sumRowsAVX2(out, x *float32, rows, stride, n int)

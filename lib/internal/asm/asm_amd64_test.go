@@ -1,0 +1,164 @@
+//go:build !noasm
+
+package asm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// guard64 and guard32 are written around every slice the assembly reads or
+// writes, so that a write out of bounds shows, as in gonum's asm tests.
+const (
+	guard64 = -7.5e300
+	guard32 = float32(-7.5e33)
+	gap     = 8
+)
+
+// guarded returns a copy of v with gap guard values on each side, and the
+// part of the copy that holds v.
+func guarded[F float32 | float64](v []F, guard F) (whole, inner []F) {
+	whole = make([]F, len(v)+2*gap)
+	for e := range whole {
+		whole[e] = guard
+	}
+	copy(whole[gap:], v)
+	return whole, whole[gap : gap+len(v)]
+}
+
+// guardsKept reports whether the gap entries at each end of whole still
+// hold guard.
+func guardsKept[F float32 | float64](whole []F, guard F) bool {
+	for e := range gap {
+		if whole[e] != guard || whole[len(whole)-1-e] != guard {
+			return false
+		}
+	}
+	return true
+}
+
+// bitsDiffer reports whether a and b differ in their bits at some entry,
+// any NaN matching any NaN (a NaN's sign and payload carry nothing).
+func bitsDiffer[F float32 | float64](a, b []F) int {
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		if math.Float64bits(x) != math.Float64bits(y) && !(x != x && y != y) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestAxpy4MatchesGo holds the assembly Axpy4 to axpy4Go bit for bit, on
+// lengths with and without a tail and below the assembly's minimum.
+func TestAxpy4MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2: only the Go twins run")
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	fill := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+		}
+		return v
+	}
+	for _, n := range []int{1, 3, 4, 5, 8, 16, 17, 31, 45, 100} {
+		a := fill(4)
+		var x [4][]float64
+		var xw [4][]float64
+		for r := range x {
+			xw[r], x[r] = guarded(fill(n), guard64)
+		}
+		y := fill(n)
+		want := append([]float64(nil), y...)
+		yw, yg := guarded(y, guard64)
+		Axpy4(a, x[0], x[1], x[2], x[3], yg)
+		axpy4Go(a, x[0], x[1], x[2], x[3], want)
+		if i := bitsDiffer(yg, want); i >= 0 {
+			t.Fatalf("n=%d: y[%d] = %v in assembly, %v in Go", n, i, yg[i], want[i])
+		}
+		for r := range xw {
+			if !guardsKept(xw[r], guard64) {
+				t.Fatalf("n=%d: row %d written", n, r)
+			}
+		}
+		if !guardsKept(yw, guard64) {
+			t.Fatalf("n=%d: written outside y", n)
+		}
+	}
+}
+
+// TestReLUPassesMatchGo holds the assembly element-wise loops to their Go
+// twins bit for bit, with guard values around every slice, on lengths with
+// and without tails and on the special values ReLU must treat as Go's max
+// does (NaN, ±0, ±Inf).
+func TestReLUPassesMatchGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2: only the Go twins run")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	special := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1))}
+	fill := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			if rng.IntN(6) == 0 {
+				v[i] = special[rng.IntN(len(special))]
+			} else {
+				v[i] = float32(rng.NormFloat64())
+			}
+		}
+		return v
+	}
+	check := func(name string, n int, asm, goTwin []float32, wholes ...[]float32) {
+		t.Helper()
+		if i := bitsDiffer(asm, goTwin); i >= 0 {
+			t.Fatalf("%s n=%d: entry %d is %v (%#x) in assembly, %v (%#x) in Go", name, n, i, asm[i], math.Float32bits(asm[i]), goTwin[i], math.Float32bits(goTwin[i]))
+		}
+		for _, w := range wholes {
+			if !guardsKept(w, guard32) {
+				t.Fatalf("%s n=%d: written out of bounds", name, n)
+			}
+		}
+	}
+	for _, n := range []int{1, 7, 8, 9, 64, 100, 648} {
+		row, b := fill(n), fill(n)
+		goRow := append([]float32(nil), row...)
+		rw, rg := guarded(row, guard32)
+		bw, bg := guarded(b, guard32)
+		BiasReLU(rg, bg)
+		biasReLUGo(goRow, b)
+		check("BiasReLU", n, rg, goRow, rw, bw)
+
+		// The activations a mask sees are ReLU outputs: +0 where clamped.
+		act := fill(n)
+		biasReLUGo(act, make([]float32, n))
+		g := fill(n)
+		goG := append([]float32(nil), g...)
+		gw, gg := guarded(g, guard32)
+		aw, ag := guarded(act, guard32)
+		MaskReLU(gg, ag)
+		maskReLUGo(goG, act)
+		check("MaskReLU", n, gg, goG, gw, aw)
+
+		rows := 1 + rng.IntN(40)
+		stride := n + rng.IntN(5)
+		x := fill(rows * stride)
+		for i := range x {
+			if x[i] != x[i] || math.IsInf(float64(x[i]), 0) {
+				x[i] = 1 // sums of specials would hide order differences
+			}
+		}
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = float32(rng.NormFloat64())
+		}
+		goOut := append([]float32(nil), out...)
+		ow, og := guarded(out, guard32)
+		xw, xg := guarded(x, guard32)
+		SumRows(og, xg, rows, stride)
+		sumRowsGo(goOut, x, rows, stride)
+		check("SumRows", n, og, goOut, ow, xw)
+	}
+}

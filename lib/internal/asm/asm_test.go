@@ -1,0 +1,70 @@
+package asm
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestPrimitives checks each primitive, on whichever code this build and
+// CPU run, against values worked out by hand, with lengths above the
+// assembly's minimum so that both the vector head and the tail are used.
+func TestPrimitives(t *testing.T) {
+	t.Run("Axpy4", func(t *testing.T) {
+		const n = 19
+		x0, x1, x2, x3, y := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for l := range y {
+			x0[l], x1[l], x2[l], x3[l], y[l] = 1, float64(l), -2, 0.5, 100
+		}
+		Axpy4([]float64{3, 2, 1, 4}, x0, x1, x2, x3, y)
+		for l, v := range y {
+			// 100 + 3·1 + 2·l + 1·(−2) + 4·0.5 = 103 + 2l
+			if want := 103 + 2*float64(l); v != want {
+				t.Errorf("y[%d] = %v, want %v", l, v, want)
+			}
+		}
+	})
+	nan, negZero, inf := float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(1))
+	t.Run("BiasReLU", func(t *testing.T) {
+		row := []float32{1, -1, nan, negZero, inf, -inf, 2, 0.5, -3, 4}
+		b := []float32{1, 0.5, 0, 0, 0, 0, -3, 0, 3, negZero}
+		BiasReLU(row, b)
+		want := []float32{2, 0, nan, 0, inf, 0, 0, 0.5, 0, 4}
+		for j := range row {
+			if math.Float32bits(row[j]) != math.Float32bits(want[j]) && !(row[j] != row[j] && want[j] != want[j]) {
+				t.Errorf("row[%d] = %v (%#x), want %v", j, row[j], math.Float32bits(row[j]), want[j])
+			}
+		}
+	})
+	t.Run("MaskReLU", func(t *testing.T) {
+		act := []float32{0, 1, negZero, nan, 0, 2, 0, 0, 3, 0}
+		g := []float32{5, 6, 7, 8, 9, 10, 11, 12, 13, 14}
+		MaskReLU(g, act)
+		// Only +0 (a clamped ReLU) blocks the gradient; −0 and NaN do not.
+		if want := []float32{0, 6, 7, 8, 0, 10, 0, 0, 13, 0}; !slices.Equal(g, want) {
+			t.Errorf("g = %v, want %v", g, want)
+		}
+	})
+	t.Run("SumRows", func(t *testing.T) {
+		const rows, stride, cols = 3, 12, 10
+		x := make([]float32, rows*stride)
+		for i := range rows {
+			for j := range stride {
+				x[i*stride+j] = float32(10*i + j)
+			}
+		}
+		out := make([]float32, cols)
+		out[0] = 1
+		SumRows(out, x, rows, stride)
+		for j, v := range out {
+			// Σ_i (10i + j) = 30 + 3j, plus out's 1 in column 0.
+			want := float32(30 + 3*j)
+			if j == 0 {
+				want++
+			}
+			if v != want {
+				t.Errorf("out[%d] = %v, want %v", j, v, want)
+			}
+		}
+	})
+}
