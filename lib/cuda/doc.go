@@ -1,10 +1,25 @@
-// Package cuda is oe's low-level GPU layer: a CUDA context on one device,
-// device buffers, and launches of the kernels of kernels.cu. It knows
-// nothing about ordinal embedding methods; lib/tripletloss builds its GPU
-// trainer on it, and lib/gram's gradient has a port here.
+// Package cuda is oe's GPU layer: a CUDA context on one device, device
+// buffers, and the device code of the methods that run on a GPU, each
+// kernel the port of a CPU function that stays in the method's package:
 //
-// Everything but this file is behind the build tag cuda, so an ordinary
-// build neither needs nor links any CUDA code. `go build -tags cuda` needs
+//   - the triplet-loss methods (lib/tripletloss): the fused gradient of
+//     SOE, STE, t-STE and CKL-x (tl_grad, its losses those of loss.go),
+//     the triplet error (tl_violations), the divergence check (nonfinite)
+//     and the stopping rule's subset (gather_triplets);
+//   - OENN (lib/oenn): EmbNet's matrix products (sgemm), bias and ReLU,
+//     bias gradients, hinge loss and input codes (oenn.go);
+//   - shared by both: the AMSGrad step of lib/optim (adam_step) and the
+//     paper's triplet generation of lib/triplets (gen_triplets, for
+//     lib/tripletloss's FitGPU).
+//
+// The methods' packages own their training loops and call the wrappers
+// here; the kernels' shapes (loss kinds, network layout) are theirs. The
+// Gram methods (lib/gram) and the active methods (lib/landmark) run on the
+// CPU only: --backend cuda for them fails with embed.NotSupported.
+//
+// Everything but this file (and the test of the PTX stamp) is behind the
+// build tag cuda, so an ordinary build neither needs nor links any CUDA
+// code. `go build -tags cuda` needs
 // the CUDA driver API header cuda.h (Debian: nvidia-cuda-dev; NVIDIA's
 // installer: /usr/local/cuda/include) and nothing else: not nvcc, since the
 // kernels' PTX is committed (kernels.ptx) and embedded, and not libcuda at
@@ -22,6 +37,11 @@
 //
 //	go generate ./lib/cuda
 //
+// which runs nvcc (internal/ptxgen) and stamps the SHA-256 of kernels.cu
+// into the PTX's first line; a test without nvcc or the cuda tag checks the
+// stamp against kernels.cu, and .ci/run regenerates the PTX where nvcc
+// exists and requires it unchanged (nvcc 11.8.89 made the committed one).
+//
 // Kernels are compiled with -fmad=false so that their float arithmetic
 // rounds as Go's does; every kernel has a CPU twin in the Go code (named in
 // its wrapper's comment) and a parity test that runs where a device answers
@@ -35,4 +55,4 @@
 // them.
 package cuda
 
-//go:generate nvcc -ptx -arch=compute_70 -fmad=false -o kernels.ptx kernels.cu
+//go:generate go run ./internal/ptxgen

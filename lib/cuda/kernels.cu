@@ -1,6 +1,6 @@
 // Kernels of lib/cuda. Compiled to kernels.ptx by `go generate ./lib/cuda`
-// (see doc.go for the nvcc command); the PTX is committed and embedded, so a
-// `-tags cuda` build needs no nvcc.
+// (internal/ptxgen holds the nvcc command); the PTX is committed and
+// embedded, so a `-tags cuda` build needs no nvcc.
 //
 // Conventions shared by every kernel:
 //   - one thread per item (triplet, parameter, edge, row) in a grid-stride
@@ -22,11 +22,6 @@
 #define LOSS_STE 1
 #define LOSS_TSTE 2
 #define LOSS_CKLX 3
-
-// Gram loss kinds of gram_coef; the Go side's GramKind constants mirror them.
-#define GRAM_HINGE 0
-#define GRAM_CKL 1
-#define GRAM_LOGISTIC 2
 
 // Noise models of gen_triplets; the Go side's Noise constants mirror them.
 #define NOISE_NONE 0
@@ -305,80 +300,6 @@ extern "C" __global__ void gen_triplets(const double *x, i64 n, int dim, i64 m, 
         idx[3 * t] = (int)i;
         idx[3 * t + 1] = (int)j;
         idx[3 * t + 2] = (int)k;
-    }
-}
-
-// gramTerm is lib/gram's objective.term: ℓ(dij, dik) and its partials.
-__device__ double gramTerm(int kind, double mu, double dij, double dik, double *a, double *b) {
-    switch (kind) {
-    case GRAM_HINGE: {
-        double s = 1 + dij - dik;
-        if (s > 0) {
-            *a = 1;
-            *b = -1;
-            return s;
-        }
-        *a = 0;
-        *b = 0;
-        return 0;
-    }
-    case GRAM_CKL: {
-        double den = 2 * mu + dij + dik;
-        double num = mu + dik;
-        *a = 1 / den;
-        *b = 1 / den - 1 / num;
-        return log(den) - log(num);
-    }
-    default: { // GRAM_LOGISTIC
-        double z = dij - dik;
-        double sig = 1 / (1 + exp(-z));
-        *a = sig;
-        *b = -sig;
-        return softplus(z);
-    }
-    }
-}
-
-// gram_coef is lib/gram's objective.evaluate over the triplets [from, to) of
-// idx with K = XXᵀ, X the n×d row-major float64 factor: it stores
-// ∂ℓ/∂dij in coef[2t] and ∂ℓ/∂dik in coef[2t+1] and adds Σ ℓ to *loss.
-extern "C" __global__ void gram_coef(const double *x, const int *idx, i64 from, i64 to, int d, int kind, double mu,
-                                     double *coef, double *loss) {
-    double total = 0;
-    for (i64 t = from + (i64)blockIdx.x * blockDim.x + threadIdx.x; t < to; t += (i64)gridDim.x * blockDim.x) {
-        const double *xi = x + (i64)idx[3 * t] * d;
-        double dij = sqDist64(xi, x + (i64)idx[3 * t + 1] * d, d);
-        double dik = sqDist64(xi, x + (i64)idx[3 * t + 2] * d, d);
-        double a, b;
-        total += gramTerm(kind, mu, dij, dik, &a, &b);
-        coef[2 * t] = a;
-        coef[2 * t + 1] = b;
-    }
-    double s = blockSum<double>(total);
-    if (threadIdx.x == 0) atomicAdd(loss, s);
-}
-
-// gram_edges is the first half of lib/gram's pattern.gather: w[e] is the
-// sum, in list order, of the coefficient slots contrib[contribPtr[e] :
-// contribPtr[e+1]] of edge e. The fixed order makes it deterministic and
-// equal to the CPU's sum.
-extern "C" __global__ void gram_edges(const i64 *contribPtr, const int *contrib, const double *coef, i64 edges,
-                                      double *w) {
-    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < edges; e += (i64)gridDim.x * blockDim.x) {
-        double sum = 0;
-        for (i64 q = contribPtr[e]; q < contribPtr[e + 1]; q++) sum += coef[contrib[q]];
-        w[e] = sum;
-    }
-}
-
-// gram_diag is the second half of pattern.gather: diag[a] = lambda + Σ w[e]
-// over the edges adjEdge[adjPtr[a] : adjPtr[a+1]] of item a, in list order.
-extern "C" __global__ void gram_diag(const i64 *adjPtr, const int *adjEdge, const double *w, i64 n, double lambda,
-                                     double *diag) {
-    for (i64 a = (i64)blockIdx.x * blockDim.x + threadIdx.x; a < n; a += (i64)gridDim.x * blockDim.x) {
-        double sum = lambda;
-        for (i64 q = adjPtr[a]; q < adjPtr[a + 1]; q++) sum += w[adjEdge[q]];
-        diag[a] = sum;
     }
 }
 

@@ -34,20 +34,6 @@ type Loss struct {
 	Param float64
 }
 
-// GramKind selects lib/gram's per-triplet loss in GramCoef. The values are
-// kernels.cu's GRAM_* constants.
-type GramKind int32
-
-// The losses of lib/gram.
-const (
-	// GramHinge is GNMDS's max(0, 1 + dᵢⱼ − dᵢₖ).
-	GramHinge GramKind = iota
-	// GramCKL is CKL's −log((μ + dᵢₖ)/(2μ + dᵢⱼ + dᵢₖ)).
-	GramCKL
-	// GramLogistic is FORTE's softplus(dᵢⱼ − dᵢₖ).
-	GramLogistic
-)
-
 // NoiseModel is the noise of GenerateTriplets. The values are kernels.cu's
 // NOISE_* constants.
 type NoiseModel int32
@@ -273,67 +259,5 @@ func (c *Context) GenerateTriplets(x *Buffer[float64], n, dim int, seed uint64, 
 	return c.do(func() error {
 		return c.run("gen_triplets", m, uint64(x.ptr), i64(n), i64(dim), i64(m), seed, i32(int32(noise)), f64(level),
 			uint64(out.ptr))
-	})
-}
-
-// GramCoef is lib/gram's objective.evaluate on the device: for the triplets
-// [from, to) of idx at K = XXᵀ, X the n×d row-major float64 factor x, it
-// stores ∂ℓ/∂dᵢⱼ in coef[2t] and ∂ℓ/∂dᵢₖ in coef[2t+1] (coef has 2 slots per
-// triplet of idx) and returns Σ ℓ.
-func (c *Context) GramCoef(x *Buffer[float64], n, d int, idx *Buffer[int32], from, to int, kind GramKind, mu float64,
-	coef *Buffer[float64]) (float64, error) {
-	if err := checkMatrix("factor", x, n, d); err != nil {
-		return 0, err
-	}
-	if err := checkRange(idx, from, to); err != nil {
-		return 0, err
-	}
-	if coef.Len() != 2*(idx.Len()/3) {
-		return 0, fmt.Errorf("cuda: %d coefficient slots for %d triplets", coef.Len(), idx.Len()/3)
-	}
-	if kind < GramHinge || kind > GramLogistic {
-		return 0, fmt.Errorf("cuda: unknown Gram loss kind %d", kind)
-	}
-	var bits uint64
-	err := c.do(func() error {
-		var err error
-		// The kernel indexes idx and coef by absolute triplet number.
-		bits, err = c.reduce("gram_coef", to-from, uint64(x.ptr), uint64(idx.ptr), i64(from), i64(to), i64(d),
-			i32(int32(kind)), f64(mu), uint64(coef.ptr))
-		return err
-	})
-	return math.Float64frombits(bits), err
-}
-
-// GramPattern is lib/gram's sparsity pattern on the device, in its CSR
-// form: edge e sums the coefficient slots Contrib[ContribPtr[e] :
-// ContribPtr[e+1]]; item a's edges are AdjEdge[AdjPtr[a] : AdjPtr[a+1]].
-type GramPattern struct {
-	ContribPtr *Buffer[int64]
-	Contrib    *Buffer[int32]
-	AdjPtr     *Buffer[int64]
-	AdjEdge    *Buffer[int32]
-}
-
-// GramGather is lib/gram's pattern.gather on the device: w[e] = Σ of edge
-// e's coefficient slots of coef, diag[a] = lambda + Σ w over item a's
-// edges, both summed in the pattern's order, as the CPU does. The pattern's
-// entries are trusted: they come from lib/gram's newPattern.
-func (c *Context) GramGather(p GramPattern, coef *Buffer[float64], lambda float64, w, diag *Buffer[float64]) error {
-	edges, n := w.Len(), diag.Len()
-	if p.ContribPtr.Len() != edges+1 || p.AdjPtr.Len() != n+1 || p.AdjEdge.Len() != 2*edges {
-		return fmt.Errorf("cuda: pattern of %d edge pointers, %d row pointers and %d adjacencies for %d edges, %d items",
-			p.ContribPtr.Len(), p.AdjPtr.Len(), p.AdjEdge.Len(), edges, n)
-	}
-	if p.Contrib.Len() != coef.Len() {
-		return fmt.Errorf("cuda: pattern lists %d slots, coef has %d", p.Contrib.Len(), coef.Len())
-	}
-	return c.do(func() error {
-		if err := c.run("gram_edges", edges, uint64(p.ContribPtr.ptr), uint64(p.Contrib.ptr), uint64(coef.ptr),
-			i64(edges), uint64(w.ptr)); err != nil {
-			return err
-		}
-		return c.run("gram_diag", n, uint64(p.AdjPtr.ptr), uint64(p.AdjEdge.ptr), uint64(w.ptr), i64(n), f64(lambda),
-			uint64(diag.ptr))
 	})
 }
