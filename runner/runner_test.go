@@ -34,7 +34,7 @@ func fakeEval(calls *atomic.Int64) func(context.Context, job.Config, int) (*job.
 			emb.Set(i, 1, float64(i*i%7))
 		}
 		return &job.Outcome{Metrics: map[string]float64{job.TestError: 0.4/c.Lambda + 0.01*float64(c.Rep), job.FitSeconds: 0.1},
-			Embedding: emb, StopReason: embed.StopConverged, Threads: threads}, nil
+			Embedding: emb, StopReason: embed.StopConverged.String(), Threads: threads}, nil
 	}
 }
 

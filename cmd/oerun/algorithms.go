@@ -53,9 +53,9 @@ func writeAlgorithms(w io.Writer, infos []embed.Info) {
 		if info.Active {
 			kind = "active (asks an oracle over --dataset or --points; oerun embed prints the queries)"
 		}
-		backends := []string{embed.BackendCPU}
+		backends := []string{embed.BackendCPU.String()}
 		for b := range info.Backends {
-			backends = append(backends, b)
+			backends = append(backends, b.String())
 		}
 		sort.Strings(backends)
 		fmt.Fprintf(w, "%s  %s\n", info.Name, info.Doc)

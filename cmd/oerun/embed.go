@@ -265,8 +265,8 @@ func embedCommand(args []string) error {
 	}
 
 	rows, _ := res.Embedding.Dims()
-	sum := embedSummary{Algorithm: info.Name, Backend: be, Source: source, Items: rows, Dim: f.dim, Queries: res.Queries,
-		Epochs: res.Epochs, StopReason: res.StopReason, FitSeconds: res.Elapsed.Seconds(), ConvergeSeconds: res.TimeToConverge.Seconds(), Out: f.out}
+	sum := embedSummary{Algorithm: info.Name, Backend: be.String(), Source: source, Items: rows, Dim: f.dim, Queries: res.Queries,
+		Epochs: res.Epochs, StopReason: res.StopReason.String(), FitSeconds: res.Elapsed.Seconds(), ConvergeSeconds: res.TimeToConverge.Seconds(), Out: f.out}
 	if prob.Train != nil {
 		sum.Triplets = prob.Train.Len()
 		e := metrics.TripletError(res.Embedding, prob.Train)

@@ -217,7 +217,7 @@ func TestMergeCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := &job.Outcome{Metrics: map[string]float64{job.TestError: float64(seed)}, StopReason: embed.StopConverged}
+			out := &job.Outcome{Metrics: map[string]float64{job.TestError: float64(seed)}, StopReason: embed.StopConverged.String()}
 			if err := st.Put(context.Background(), store.Record{Job: c, Status: store.OK, Outcome: out, Start: time.Now(), End: time.Now()}); err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@
 // The methods' packages own their training loops and call the wrappers
 // here; the kernels' shapes (loss kinds, network layout) are theirs. The
 // Gram methods (lib/gram) and the active methods (lib/landmark) run on the
-// CPU only: --backend cuda for them fails with embed.NotSupported.
+// CPU only: --backend cuda for them fails with embed.ErrNotSupported.
 //
 // Everything but this file (and the test of the PTX stamp) is behind the
 // build tag cuda, so an ordinary build neither needs nor links any CUDA

@@ -7,7 +7,11 @@ import (
 )
 
 func TestParseBackend(t *testing.T) {
-	tests := []struct{ in, want, err string }{
+	tests := []struct {
+		in   string
+		want Backend
+		err  string
+	}{
 		{"", BackendCPU, ""},
 		{" CPU", BackendCPU, ""},
 		{"cuda", BackendCUDA, ""},
@@ -32,11 +36,12 @@ func TestParseBackend(t *testing.T) {
 func TestResolveAndAvailable(t *testing.T) {
 	noDevice := errors.New("no device here")
 	cpuOnly := Info{Name: "cpuonly"}
-	broken := Info{Name: "broken", Backends: map[string]func() error{BackendCUDA: func() error { return noDevice }}}
-	working := Info{Name: "working", Backends: map[string]func() error{BackendCUDA: func() error { return nil }}}
+	broken := Info{Name: "broken", Backends: map[Backend]func() error{BackendCUDA: func() error { return noDevice }}}
+	working := Info{Name: "working", Backends: map[Backend]func() error{BackendCUDA: func() error { return nil }}}
 	tests := []struct {
-		info              Info
-		backend, resolved string
+		info     Info
+		backend  string
+		resolved Backend
 		// resolveErr and availErr are parts of the expected errors ("" none).
 		resolveErr, availErr string
 	}{
@@ -55,7 +60,7 @@ func TestResolveAndAvailable(t *testing.T) {
 			if !matches(err, tc.resolveErr) || (err == nil && got != tc.resolved) {
 				t.Errorf("ResolveBackend = %q, %v; want %q, error %q", got, err, tc.resolved, tc.resolveErr)
 			}
-			if err := tc.info.Available(tc.backend); !matches(err, tc.availErr) {
+			if err := tc.info.Available(Backend(tc.backend)); !matches(err, tc.availErr) {
 				t.Errorf("Available = %v, want error %q", err, tc.availErr)
 			}
 		})
@@ -63,7 +68,7 @@ func TestResolveAndAvailable(t *testing.T) {
 }
 
 func TestRequireCPU(t *testing.T) {
-	for b, want := range map[string]string{"": "", "cpu": "", "auto": "", "cuda": "m is not supported on cuda",
+	for b, want := range map[Backend]string{"": "", "cpu": "", "auto": "", "cuda": "m is not supported on cuda",
 		"gpu": "m is not supported on cuda", "x": "unknown backend"} {
 		if err := (Options{Backend: b}).RequireCPU("m"); !matches(err, want) {
 			t.Errorf("backend %q: RequireCPU = %v, want error %q", b, err, want)

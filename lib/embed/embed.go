@@ -78,7 +78,7 @@ type Options struct {
 	// GPU implementation given BackendCUDA fails with NotSupported; a GPU
 	// run is not bit-for-bit reproducible (its gradient sums use atomic
 	// additions in no fixed order).
-	Backend string
+	Backend Backend
 	// Stop is the stopping rule; the zero value means DefaultStopRule().
 	Stop StopRule
 	// Progress, when set, is called after every epoch with its trace entry.
@@ -110,13 +110,24 @@ type Epoch struct {
 	Elapsed time.Duration
 }
 
+// StopReason says why a fit stopped. The spellings are those stored in
+// results.db.
+type StopReason string
+
 // Stop reasons reported in Result.StopReason.
 const (
-	StopConverged = "converged" // the stopping rule fired
-	StopMaxEpochs = "max-epochs"
-	StopDone      = "done" // non-iterative method finished
-	StopCanceled  = "canceled"
+	// StopConverged: the stopping rule fired.
+	StopConverged StopReason = "converged"
+	// StopMaxEpochs: the fit ran its maximum number of epochs.
+	StopMaxEpochs StopReason = "max-epochs"
+	// StopDone: a non-iterative method finished.
+	StopDone StopReason = "done"
+	// StopCanceled: the context was canceled.
+	StopCanceled StopReason = "canceled"
 )
+
+// String returns the stop reason's name.
+func (r StopReason) String() string { return string(r) }
 
 // Result is what Fit returns.
 type Result struct {
@@ -127,7 +138,7 @@ type Result struct {
 	// Epochs is the number of epochs run.
 	Epochs int
 	// StopReason is one of the Stop* constants.
-	StopReason string
+	StopReason StopReason
 	// Elapsed is the wall time of Fit.
 	Elapsed time.Duration
 	// TimeToConverge is the paper's reported time: the time until the last

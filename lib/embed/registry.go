@@ -41,7 +41,7 @@ type Info struct {
 	// Backends maps each backend besides cpu that the method runs on
 	// (BackendCUDA) to a probe that returns nil when it works in this
 	// binary on this machine, else why not. Nil for CPU-only methods.
-	Backends map[string]func() error
+	Backends map[Backend]func() error
 }
 
 var (

@@ -230,7 +230,7 @@ func (r *run) endEpoch(epoch int, loss float64) (stop bool, err error) {
 }
 
 // finish fills in the result.
-func (r *run) finish(reason string) *embed.Result {
+func (r *run) finish(reason embed.StopReason) *embed.Result {
 	r.res.Embedding = r.x
 	r.res.StopReason = reason
 	r.res.Elapsed = time.Since(r.start)

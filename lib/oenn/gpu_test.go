@@ -170,7 +170,7 @@ func TestGPUFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := embed.Options{Seed: 2, MaxEpochs: 60, BatchSize: 3000, Stop: embed.StopRule{Every: 20, SubsetSize: 1000}}
-	fit := func(backend string) (*OENN, *embed.Result) {
+	fit := func(backend embed.Backend) (*OENN, *embed.Result) {
 		o := &OENN{}
 		opt.Backend = backend
 		res, err := o.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)

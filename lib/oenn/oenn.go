@@ -89,7 +89,7 @@ func init() {
 		// lib/optim's, which divides √v̂ by √(1−β₂ᵗ) where oenn's own copy
 		// multiplied by its float32 reciprocal: the steps round differently.
 		Version:  3,
-		Backends: map[string]func() error{embed.BackendCUDA: cudaAvailable},
+		Backends: map[embed.Backend]func() error{embed.BackendCUDA: cudaAvailable},
 		Params:   embed.Params{"width": 0, "input": 0, "inputlen": 0},
 		ParamDocs: map[string]string{
 			"width":    "width w of the three hidden layers (0: max(120, 2d·log₂n), the paper's rule)",
@@ -103,7 +103,7 @@ func init() {
 
 // useGPU resolves Options.Backend: cuda trains on the GPU, auto does where
 // CUDA works in this binary on this machine, cpu (or "") does not.
-func useGPU(name string) (bool, error) {
+func useGPU(name embed.Backend) (bool, error) {
 	b, err := embed.ParseBackend(name)
 	if err != nil {
 		return false, fmt.Errorf("oenn: %w", err)

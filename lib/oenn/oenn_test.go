@@ -161,7 +161,7 @@ func TestExtendRejects(t *testing.T) {
 		})
 	}
 	good := &triplets.Set{N: n + 1, Idx: []int32{n32(n), 0, 1}}
-	for _, backend := range []string{embed.BackendCUDA, "gpu", "tpu"} {
+	for _, backend := range []embed.Backend{embed.BackendCUDA, "gpu", "tpu"} {
 		_, err := m.Extend(context.Background(), good, embed.Options{MaxEpochs: 1, Backend: backend})
 		if err == nil {
 			t.Errorf("Extend on backend %q: expected an error", backend)
@@ -259,7 +259,7 @@ func TestBackendWithoutCUDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fit := func(backend string) (*embed.Result, error) {
+	fit := func(backend embed.Backend) (*embed.Result, error) {
 		return (&OENN{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train},
 			embed.Options{Seed: 1, MaxEpochs: 2, Backend: backend})
 	}

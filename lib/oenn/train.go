@@ -195,7 +195,7 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 
 // finish computes the final embedding of every item into res and leaves
 // the trained parameters in t.net.
-func (t *trainer) finish(res *embed.Result, b backend, all []float32, start time.Time, tr *embed.Tracker, checks int, reason string, err error) (*embed.Result, error) {
+func (t *trainer) finish(res *embed.Result, b backend, all []float32, start time.Time, tr *embed.Tracker, checks int, reason embed.StopReason, err error) (*embed.Result, error) {
 	d := t.net.dim
 	if ferr := b.embed(all[t.nFixed*d:]); ferr != nil {
 		return nil, fmt.Errorf("%s: %w", t.method, ferr)

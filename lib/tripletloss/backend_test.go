@@ -25,14 +25,17 @@ func TestBackendWithoutCUDA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ backend, want string }{
+	for _, tc := range []struct {
+		backend embed.Backend
+		want    string
+	}{
 		{"cuda", why.Error()},
 		{"gpu", why.Error()},
 		{"auto", ""},
 		{"", ""},
 		{"tpu", `unknown backend "tpu"`},
 	} {
-		t.Run(tc.backend, func(t *testing.T) {
+		t.Run(tc.backend.String(), func(t *testing.T) {
 			o := opt
 			o.Backend = tc.backend
 			res, err := SOE{}.Fit(context.Background(), p, o)

@@ -110,7 +110,7 @@ func (r run) settings(opt embed.Options, m int) (settings, error) {
 
 // backend resolves Options.Backend for this method: auto becomes cuda when
 // CUDA works here (cudaAvailable), else cpu.
-func (r run) backend(name string) (string, error) {
+func (r run) backend(name embed.Backend) (embed.Backend, error) {
 	b, err := embed.ParseBackend(name)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", r.name, err)

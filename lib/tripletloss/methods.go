@@ -137,7 +137,7 @@ func orDefault(v, def float64) float64 {
 }
 
 // gpuBackends are the backends besides cpu that the four methods run on.
-var gpuBackends = map[string]func() error{embed.BackendCUDA: cudaAvailable}
+var gpuBackends = map[embed.Backend]func() error{embed.BackendCUDA: cudaAvailable}
 
 func init() {
 	embed.Register(embed.Info{

@@ -65,7 +65,7 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	}
 	// Before loading data: a cuda run in a build or on a machine without
 	// CUDA fails at once, with the reason.
-	if err := info.Available(c.Backend); err != nil {
+	if err := info.Available(embed.Backend(c.Backend)); err != nil {
 		return nil, err
 	}
 	alg, err := embed.New(c.Algorithm, c.Params)
@@ -98,7 +98,7 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	}
 	setupSecs := time.Since(setup).Seconds()
 	res, err := alg.Fit(ctx, prob, embed.Options{Seed: seedOf(c, "", "fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate,
-		BatchSize: c.BatchSize, Threads: threads, Backend: c.Backend})
+		BatchSize: c.BatchSize, Threads: threads, Backend: embed.Backend(c.Backend)})
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 			job.Items:           float64(n),
 			job.DataDim:         float64(dataDim),
 		},
-		Trace: res.Trace, StopReason: res.StopReason, Embedding: res.Embedding, Labels: ds.Labels, Threads: threads,
+		Trace: res.Trace, StopReason: res.StopReason.String(), Embedding: res.Embedding, Labels: ds.Labels, Threads: threads,
 	}
 	if info.Active {
 		out.Metrics[job.Queries] = float64(res.Queries)

@@ -105,7 +105,7 @@ func TestRunCUDAUnavailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Available(job.CUDA) == nil {
+	if info.Available(embed.BackendCUDA) == nil {
 		t.Skip("CUDA works here; the unavailable path cannot be exercised")
 	}
 	for _, b := range []string{"cuda", "gpu"} {

@@ -132,7 +132,7 @@ func (x Extension) Run(ctx context.Context, c job.Config, threads int) (*job.Out
 			job.ExtensionItems: float64(nNew), job.ExtensionTriplets: float64(fresh.Len()),
 			job.ExtensionError: metrics.TripletError(ext.Embedding, fresh),
 		},
-		Trace: base.Trace, StopReason: base.StopReason, Embedding: ext.Embedding, Labels: labels, Threads: threads,
+		Trace: base.Trace, StopReason: base.StopReason.String(), Embedding: ext.Embedding, Labels: labels, Threads: threads,
 	}
 	start := time.Now()
 	if err := measureTruth(out.Metrics, train, trainLabels, base.Embedding, c, extensionSeeds, threads); err != nil {

@@ -66,7 +66,7 @@ func fakeEval(delay time.Duration, calls *atomic.Int64, failFlaky *atomic.Bool) 
 			trace[i] = embed.Epoch{Epoch: i + 1, Loss: 1, TrainError: 0.1}
 		}
 		return &job.Outcome{Metrics: map[string]float64{job.TestError: 0.1 * float64(c.Seed)}, Trace: trace,
-			StopReason: embed.StopMaxEpochs, Embedding: emb, Threads: threads}, nil
+			StopReason: embed.StopMaxEpochs.String(), Embedding: emb, Threads: threads}, nil
 	}
 }
 

@@ -31,8 +31,8 @@ const DefaultTestTriplets = 10_000
 // the backend that actually runs. A cpu run's key is the same as before
 // cuda existed: its canonical JSON is unchanged.
 const (
-	CPU  = embed.BackendCPU
-	CUDA = embed.BackendCUDA
+	CPU  = string(embed.BackendCPU)
+	CUDA = string(embed.BackendCUDA)
 )
 
 // Config is one run. Zero values mean "the default" where a field says so.
@@ -108,9 +108,11 @@ func (c Config) Normalize() (Canonical, error) {
 	if err != nil {
 		return Canonical{}, err
 	}
-	if c.Backend, err = info.ResolveBackend(c.Backend); err != nil {
+	backend, err := info.ResolveBackend(c.Backend)
+	if err != nil {
 		return Canonical{}, fmt.Errorf("job: %w", err)
 	}
+	c.Backend = string(backend)
 	params := make(map[string]float64, len(info.Params))
 	for k, v := range info.Params {
 		params[k] = v

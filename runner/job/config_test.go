@@ -17,9 +17,9 @@ var errNoDevice = errors.New("test: no CUDA device")
 func init() {
 	notRunnable := func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }
 	embed.Register(embed.Info{Name: "jobfake", Version: 2, Params: embed.Params{"mu": 0.1, "rho": 2}, New: notRunnable,
-		Backends: map[string]func() error{embed.BackendCUDA: func() error { return errNoDevice }}})
+		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error { return errNoDevice }}})
 	embed.Register(embed.Info{Name: "jobgpu", Version: 1, Params: embed.Params{}, New: notRunnable,
-		Backends: map[string]func() error{embed.BackendCUDA: func() error { return nil }}})
+		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error { return nil }}})
 	embed.Register(embed.Info{Name: "jobcpu", Version: 1, Params: embed.Params{}, New: notRunnable})
 }
 

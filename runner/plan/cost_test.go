@@ -80,7 +80,7 @@ func TestCalibrate(t *testing.T) {
 	recorded := []struct {
 		n, epochs int
 		stop      string
-	}{{50, 100, embed.StopConverged}, {100, 150, embed.StopConverged}, {200, 300, embed.StopConverged}, {400, 1000, embed.StopMaxEpochs}}
+	}{{50, 100, embed.StopConverged.String()}, {100, 150, embed.StopConverged.String()}, {200, 300, embed.StopConverged.String()}, {400, 1000, embed.StopMaxEpochs.String()}}
 	for i, r := range recorded {
 		c, err := job.Config{Dataset: "uniform", N: r.n, Dim: 2, Lambda: 2, Algorithm: "soe", Seed: uint64(i)}.Normalize()
 		if err != nil {

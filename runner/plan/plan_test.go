@@ -37,7 +37,7 @@ func fakeEval(calls *atomic.Int64) execute.EvalFunc {
 			emb.Set(i, 0, float64(i%7)+float64(c.Rep))
 		}
 		return &job.Outcome{Metrics: map[string]float64{job.TestError: 1 / float64(c.N*c.Dim+c.Rep), job.FitSeconds: 0.01},
-			Embedding: emb, StopReason: embed.StopConverged, Threads: threads}, nil
+			Embedding: emb, StopReason: embed.StopConverged.String(), Threads: threads}, nil
 	}
 }
 

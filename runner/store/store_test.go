@@ -53,7 +53,7 @@ func record(seed uint64, epochs, n int) Record {
 		Outcome: &job.Outcome{
 			Metrics:    map[string]float64{job.TestError: 0.125, job.KNNError: math.NaN(), job.Epochs: float64(epochs)},
 			Trace:      trace,
-			StopReason: embed.StopConverged, Embedding: emb, Labels: labels, Threads: 2,
+			StopReason: embed.StopConverged.String(), Embedding: emb, Labels: labels, Threads: 2,
 		},
 		Start: time.Unix(100, 0), End: time.Unix(101, 5), Host: hostinfo.Current(),
 	}
@@ -92,7 +92,7 @@ func TestPutGetRoundTrip(t *testing.T) {
 		{"trace", len(o.Trace) == 5 && o.Trace[4].Loss == 0.2 && math.IsNaN(o.Trace[4].TrainError)},
 		{"embedding", o.Embedding != nil && mat.Equal(o.Embedding, want.Outcome.Embedding)},
 		{"labels", len(o.Labels) == 7 && o.Labels[5] == 1},
-		{"stop reason", o.StopReason == embed.StopConverged && o.Threads == 2},
+		{"stop reason", o.StopReason == embed.StopConverged.String() && o.Threads == 2},
 		{"times", got.Start.Equal(want.Start) && got.End.Equal(want.End)},
 		{"host", got.Host == want.Host},
 	}
