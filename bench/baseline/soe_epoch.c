@@ -8,8 +8,8 @@
  * the same work as one epoch of oe's Go kernel, written the obvious way, so
  * that "how fast should this be" has a reproducible answer on any machine.
  *
- *   make -C bench/baseline && bench/baseline/soe_epoch 1797 30 807989
- *   bench/baseline/soe_epoch 7291 50 6490000
+ *   make -C bench/baseline && bench/baseline/soe_epoch 1797 30 1165683
+ *   bench/baseline/soe_epoch 7291 50 9355740
  *
  * Arguments: n d m [epochs] [threads]. Triplets are uniform random (i, j, k)
  * and the embedding starts uniform in [0,1): hinge terms are then mostly

@@ -16,7 +16,6 @@ func BenchmarkProjectPCA(b *testing.B) {
 	for i := range raw {
 		raw[i] = float64(rng.IntN(256))
 	}
-	b.ResetTimer()
 	for b.Loop() {
 		if _, err := ProjectPCA(x, 50); err != nil {
 			b.Fatal(err)

@@ -42,7 +42,7 @@ var paperSizes = []struct {
 func TestRealFiles(t *testing.T) {
 	t.Setenv("OE_OFFLINE", "1")
 	if os.Getenv("OE_DATA") == "" {
-		t.Log("OE_DATA is not set: only data/ and the cache are searched (make test sets OE_DATA=../shared/data)")
+		t.Log("OE_DATA is not set: only data/ and the cache are searched (make test sets OE_DATA where the shared data folder exists)")
 	}
 	for _, want := range paperSizes {
 		t.Run(want.name, func(t *testing.T) {

@@ -83,11 +83,11 @@ func TestMethodsBeatRandomOnUniform(t *testing.T) {
 }
 
 // charProblem loads CHAR (1,797 digits, 64 pixels) from OE_DATA. Where no
-// copy of the file is present (a clone without ../shared/data and no
+// copy of the file is present (a clone without the shared data folder and no
 // network), the CHAR checks are skipped, saying so; the uniform checks still run.
 func charProblem(t testing.TB, d int) (embed.Problem, *triplets.Set) {
 	if os.Getenv("OE_DATA") == "" {
-		t.Skip("CHAR file absent: OE_DATA is not set (make test sets it when ../shared/data exists)")
+		t.Skip("CHAR file absent: OE_DATA is not set (make test sets it where the shared data folder exists)")
 	}
 	ds, err := datasets.Load("char", datasets.Options{})
 	if err != nil {

@@ -59,8 +59,8 @@ func extensionTriplets(x *mat.Dense, old, m int, seed uint64) *triplets.Set {
 	return s
 }
 
-// The uniform problem of the issue: n = 1000 points in [0, 1)², λ = 2
-// (39,864 triplets, so every epoch is one full batch). The fit is shared by
+// The uniform test problem of this package: n = 1000 points in [0, 1)²,
+// λ = 2 (39,864 triplets, so every epoch is one full batch). The fit is shared by
 // the tests that need a trained model.
 const (
 	uniN, uniD, uniNew = 1000, 2, 200

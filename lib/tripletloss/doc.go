@@ -61,7 +61,7 @@
 // The authors' STE code uses unsquared distances inside the exponentials;
 // we follow the paper's formula (and van der Maaten's original) instead.
 //
-// Training follows the authors' code (shared/paper/NOTES.md): initial X
+// Training follows the authors' code (evaluate-OE): initial X
 // uniform in [0,1)^(n×d) (×0.1 for CKL-x), Adam with AMSGrad, learning rate 1,
 // batches of min(#triplets, 1,000,000) consecutive triplets without shuffling,
 // the loss summed (not averaged) over a batch. Unlike the authors' code, a

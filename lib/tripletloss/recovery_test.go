@@ -66,7 +66,7 @@ func TestRecoveryUniform(t *testing.T) {
 }
 
 // Recovery on CHAR (1797 8×8 digits, 64 features) with d = 30, λ = 2
-// (807,989 triplets): SOE test triplet error ≤ 0.05 and kNN error ≤ 0.05.
+// (triplets.Count: 1,165,683 triplets): SOE test triplet error ≤ 0.05 and kNN error ≤ 0.05.
 func TestRecoveryCHAR(t *testing.T) {
 	x, labels := loadCHAR(t)
 	n, _ := x.Dims()

@@ -329,7 +329,6 @@ func TestSetAccessors(t *testing.T) {
 func BenchmarkRandom(b *testing.B) {
 	const n, d, m = 581012, 54, 10_000_000
 	x := uniformPoints(n, d, 1)
-	b.ResetTimer()
 	for b.Loop() {
 		if _, err := Random(x, m, Noise{}, 1, 0); err != nil {
 			b.Fatal(err)
