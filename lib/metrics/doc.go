@@ -9,4 +9,11 @@
 // preprocessing_utils/TripletData.py); each doc comment says which choice
 // it makes. All functions are deterministic: parallel parts sum integer
 // counts, and the kNN split comes from a seed.
+//
+// Misuse and bad data: arguments that disagree in size (an embedding with
+// fewer rows than the triplets index, truth and embedding of different row
+// counts, labels not one per point) are a caller's bug, and every function
+// panics on them, as gonum's do on shape mismatches; a caller holding input
+// from files checks the sizes first. Data that cannot be scored (too few
+// points, NaN or Inf entries, points that all coincide) is an error.
 package metrics

@@ -32,12 +32,12 @@ import (
 // than subtracting coordinates; it can reorder neighbours whose distances agree to about 1e-16 of the
 // squared norms, which does not matter for an error rate.
 //
-// Errors: len(labels) ≠ rows of x, fewer than 2 points (no split leaves both a training and a test point),
-// and NaN, Inf or overflowing entries.
+// KNNError panics if len(labels) ≠ rows of x (see the package comment). Errors: fewer than 2 points (no
+// split leaves both a training and a test point), and NaN, Inf or overflowing entries.
 func KNNError(x *mat.Dense, labels []int, seed uint64) (float64, error) {
 	n, _ := x.Dims()
 	if len(labels) != n {
-		return 0, fmt.Errorf("metrics: KNNError: %d labels for %d points", len(labels), n)
+		panic(fmt.Sprintf(rowMismatch, "KNNError", "x", n, "labels", len(labels)))
 	}
 	if n < 2 {
 		return 0, fmt.Errorf("metrics: KNNError: need at least 2 points for a 70/30 split, have %d", n)

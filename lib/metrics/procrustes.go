@@ -24,12 +24,13 @@ import (
 // adds zero columns to AᵀB and leaves the σ unchanged, so the padding is implicit and the SVD is only
 // d_truth × d_emb. The value is symmetric in its two arguments.
 //
-// Errors: differing row counts, fewer than 2 rows, a matrix whose points all coincide (it has no shape to
-// compare, as SciPy also refuses), and NaN or Inf entries.
+// Procrustes panics if truth and emb differ in their row counts (see the package comment). Errors: fewer than
+// 2 rows, a matrix whose points all coincide (it has no shape to compare, as SciPy also refuses), and NaN or
+// Inf entries.
 func Procrustes(truth, emb *mat.Dense) (float64, error) {
 	n, _ := truth.Dims()
 	if ne, _ := emb.Dims(); ne != n {
-		return 0, fmt.Errorf("metrics: Procrustes: truth has %d rows, embedding %d", n, ne)
+		panic(fmt.Sprintf(rowMismatch, "Procrustes", "truth", n, "embedding", ne))
 	}
 	if n < 2 {
 		return 0, fmt.Errorf("metrics: Procrustes: need at least 2 points, have %d", n)

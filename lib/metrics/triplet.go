@@ -9,6 +9,10 @@ import (
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
+// rowMismatch is the message of the panics on arguments that disagree in
+// size: function, then the two things counted and their counts.
+const rowMismatch = "metrics: %s: %s has %d rows, %s %d"
+
 // tripletsPerTask is the number of triplets one task of TripletError
 // checks; smaller sets run on the calling goroutine, where starting others
 // would cost more than it saves.
@@ -22,12 +26,12 @@ const tripletsPerTask = 1 << 14
 // differs only on exact ties. A comparison involving NaN also counts as
 // violated, so a diverged embedding can never look good. An empty set
 // violates nothing and scores 0. emb must have a row for every item of s
-// (at least s.N rows); TripletError panics otherwise, as that is a
-// programming error, not bad data.
+// (at least s.N rows); TripletError panics otherwise (see the package
+// comment: a size mismatch is a caller's bug).
 func TripletError(emb *mat.Dense, s *triplets.Set) float64 {
 	rows, _ := emb.Dims()
 	if rows < s.N {
-		panic(fmt.Sprintf("metrics: embedding has %d rows, triplet set indexes %d items", rows, s.N))
+		panic(fmt.Sprintf(rowMismatch, "TripletError", "embedding", rows, "triplet set indexes", s.N))
 	}
 	m := s.Len()
 	if m == 0 {
