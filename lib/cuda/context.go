@@ -49,10 +49,6 @@ type Timing struct {
 	Total time.Duration
 }
 
-// Available reports whether Open(0) can work: nil when the driver loads and
-// has a device, else the reason.
-func Available() error { return Init() }
-
 // Open initialises the driver, creates a context on the device with the
 // given ordinal and loads the kernels. Close it when done.
 func Open(ordinal int) (*Context, error) {
@@ -107,6 +103,16 @@ var shared struct {
 func Shared() (*Context, error) {
 	shared.once.Do(func() { shared.ctx, shared.err = Open(0) })
 	return shared.ctx, shared.err
+}
+
+// Available returns nil when CUDA works in this binary on this machine —
+// the driver loads, device 0 exists and the kernels load (the shared
+// context opens) — else why not. The GPU methods' registry probes are it.
+func Available() error {
+	if _, err := Shared(); err != nil {
+		return fmt.Errorf("cuda backend: %w", err)
+	}
+	return nil
 }
 
 // do runs f with the context current on a locked OS thread, holding the

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/param"
 )
 
 // Dataset is a loaded dataset: n points as the rows of X.
@@ -50,7 +52,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 		notes  []string
 	)
 	if spec.Synthetic {
-		n, dim := orDefault(opt.N, spec.N), orDefault(opt.Dim, spec.Dim)
+		n, dim := param.OrDefault(opt.N, spec.N), param.OrDefault(opt.Dim, spec.Dim)
 		x, labels = spec.generate(n, dim, opt.Seed)
 		notes = append(notes, fmt.Sprintf("%d points in %d dimensions generated with seed %d", n, dim, opt.Seed))
 	} else {
@@ -78,7 +80,7 @@ func Load(name string, opt Options) (*Dataset, error) {
 	}
 	if !spec.Synthetic {
 		avail, _ := x.Dims()
-		n := orDefault(opt.N, spec.N)
+		n := param.OrDefault(opt.N, spec.N)
 		if n > avail {
 			return nil, fmt.Errorf("datasets: %s: %d points asked for, the files hold %d", spec.Name, n, avail)
 		}
@@ -92,14 +94,6 @@ func Load(name string, opt Options) (*Dataset, error) {
 		desc += "; " + s
 	}
 	return &Dataset{Name: spec.Name, X: x, Labels: labels, Description: desc}, nil
-}
-
-// orDefault returns v, or def when v is zero.
-func orDefault(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // subsample keeps n of the rows of x (and their labels), drawn without

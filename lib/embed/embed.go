@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/internal/param"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -92,8 +92,8 @@ func (o Options) LR(def float64) (float64, error) {
 	if o.LearningRate != 0 {
 		lr = o.LearningRate
 	}
-	if math.IsNaN(lr) || math.IsInf(lr, 0) || lr <= 0 {
-		return 0, fmt.Errorf("embed: learning rate must be finite and > 0, got %v", lr)
+	if err := param.Positive("embed", "learning rate", lr); err != nil {
+		return 0, err
 	}
 	return lr, nil
 }

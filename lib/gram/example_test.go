@@ -36,7 +36,7 @@ func ExampleFORTE() {
 	}
 	train, _ := triplets.Random(pts, triplets.Count(2, 100, 2), triplets.Noise{}, 1, 0)
 	test, _ := triplets.Random(pts, 2000, triplets.Noise{}, 2, 0)
-	res, err := gram.FORTE{Rho: 0.5, C1: 1e-4}.Fit(context.Background(),
+	res, err := (&gram.FORTE{Rho: 0.5, C1: 1e-4}).Fit(context.Background(),
 		embed.Problem{Dim: 2, Train: train}, embed.Options{Seed: 1, MaxEpochs: 100})
 	if err != nil {
 		panic(err)

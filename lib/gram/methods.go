@@ -3,12 +3,12 @@ package gram
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/internal/parallel"
+	"github.com/oe-lab/oe/lib/internal/param"
 	"github.com/oe-lab/oe/lib/optim"
 )
 
@@ -36,12 +36,23 @@ type GNMDS struct {
 	Lambda float64
 }
 
+// The three methods implement embed.Algorithm with pointer receivers.
+var (
+	_ embed.Algorithm = (*GNMDS)(nil)
+	_ embed.Algorithm = (*CKL)(nil)
+	_ embed.Algorithm = (*FORTE)(nil)
+)
+
 // Name returns "gnmds".
-func (GNMDS) Name() string { return "gnmds" }
+func (*GNMDS) Name() string { return "gnmds" }
+
+// check validates the hyper-parameters; Fit and the registry's factory
+// both call it.
+func (g *GNMDS) check() error { return param.NonNegative("gnmds", "lambda", g.Lambda) }
 
 // Fit embeds the problem's items.
-func (g GNMDS) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
-	if err := checkNonNegative("gnmds", "lambda", g.Lambda); err != nil {
+func (g *GNMDS) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if err := g.check(); err != nil {
 		return nil, err
 	}
 	return fitAdam(ctx, "gnmds", objective{kind: hinge, lambda: g.Lambda}, gnmdsLR, p, opt)
@@ -59,24 +70,23 @@ type CKL struct {
 }
 
 // Name returns "ckl".
-func (CKL) Name() string { return "ckl" }
+func (*CKL) Name() string { return "ckl" }
+
+// check validates the hyper-parameters; Fit and the registry's factory
+// both call it.
+func (c *CKL) check() error {
+	if err := param.Positive("ckl", "mu", c.Mu); err != nil {
+		return err
+	}
+	return param.NonNegative("ckl", "lambda", c.Lambda)
+}
 
 // Fit embeds the problem's items.
-func (c CKL) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
-	if !(c.Mu > 0) || math.IsInf(c.Mu, 0) {
-		return nil, fmt.Errorf("ckl: mu must be finite and > 0, got %v", c.Mu)
-	}
-	if err := checkNonNegative("ckl", "lambda", c.Lambda); err != nil {
+func (c *CKL) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if err := c.check(); err != nil {
 		return nil, err
 	}
 	return fitAdam(ctx, "ckl", objective{kind: crowdKernel, mu: c.Mu, lambda: c.Lambda}, cklLR, p, opt)
-}
-
-func checkNonNegative(method, name string, v float64) error {
-	if !(v >= 0) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s: %s must be finite and ≥ 0, got %v", method, name, v)
-	}
-	return nil
 }
 
 // fitAdam runs the Adam-then-project scheme of GNMDS and CKL: batches are
@@ -159,15 +169,24 @@ type FORTE struct {
 }
 
 // Name returns "forte".
-func (FORTE) Name() string { return "forte" }
+func (*FORTE) Name() string { return "forte" }
 
-// Fit embeds the problem's items.
-func (f FORTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+// check validates the hyper-parameters; Fit and the registry's factory
+// both call it.
+func (f *FORTE) check() error {
 	if !(f.Rho > 0 && f.Rho < 1) {
-		return nil, fmt.Errorf("forte: rho must be in (0, 1), got %v", f.Rho)
+		return fmt.Errorf("forte: rho must be in (0, 1), got %v", f.Rho)
 	}
 	if !(f.C1 > 0 && f.C1 < 1) {
-		return nil, fmt.Errorf("forte: c1 must be in (0, 1), got %v", f.C1)
+		return fmt.Errorf("forte: c1 must be in (0, 1), got %v", f.C1)
+	}
+	return nil
+}
+
+// Fit embeds the problem's items.
+func (f *FORTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	alpha, err := opt.LR(forteStep)
 	if err != nil {
@@ -209,7 +228,7 @@ func (f FORTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 // scratch of g's size). It moves K to the accepted candidate and returns its
 // step, or leaves K and returns false when none of the 1 + forteMaxBacktracks
 // candidates is accepted.
-func (r *run) lineSearch(f FORTE, g, w, step []float64, f0, alpha float64) (float64, bool, error) {
+func (r *run) lineSearch(f *FORTE, g, w, step []float64, f0, alpha float64) (float64, bool, error) {
 	// The first candidate starts the eigensolver from K's eigenvectors; each
 	// backtrack from the previous candidate's, which are much closer when
 	// the step dominates K (early on, or with a large learning rate):
@@ -280,7 +299,7 @@ func init() {
 		ParamDocs: map[string]string{"lambda": "trace regulariser λ ≥ 0 of the Gram matrix (paper: 0)"},
 		Doc:       "Generalized non-metric MDS: hinge loss on the Gram matrix, Adam + rank-d PSD projection",
 		New: func(p embed.Params) (embed.Algorithm, error) {
-			return GNMDS{Lambda: p.Get("lambda", 0)}, nil
+			return checked(&GNMDS{Lambda: p.Get("lambda", 0)})
 		},
 	})
 	embed.Register(embed.Info{
@@ -293,7 +312,7 @@ func init() {
 		},
 		Doc: "Crowd kernel learning: likelihood on the Gram matrix, Adam + rank-d PSD projection",
 		New: func(p embed.Params) (embed.Algorithm, error) {
-			return CKL{Mu: p.Get("mu", cklMu), Lambda: p.Get("lambda", 0)}, nil
+			return checked(&CKL{Mu: p.Get("mu", cklMu), Lambda: p.Get("lambda", 0)})
 		},
 	})
 	embed.Register(embed.Info{
@@ -306,7 +325,18 @@ func init() {
 		},
 		Doc: "FORTE: logistic loss on the Gram matrix, rank-d projected gradient descent with line search",
 		New: func(p embed.Params) (embed.Algorithm, error) {
-			return FORTE{Rho: p.Get("rho", forteRho), C1: p.Get("c1", forteC1)}, nil
+			return checked(&FORTE{Rho: p.Get("rho", forteRho), C1: p.Get("c1", forteC1)})
 		},
 	})
+}
+
+// checked returns m once its parameters check: the registry's factories.
+func checked(m interface {
+	embed.Algorithm
+	check() error
+}) (embed.Algorithm, error) {
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	return m, nil
 }

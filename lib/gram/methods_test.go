@@ -136,7 +136,7 @@ func TestFORTELineSearchNeverIncreasesObjective(t *testing.T) {
 	var losses []float64
 	// A huge first step forces the line search to backtrack.
 	opt := embed.Options{Seed: 3, MaxEpochs: 40, LearningRate: 1e4, Progress: func(e embed.Epoch) { losses = append(losses, e.Loss) }}
-	res, err := FORTE{Rho: forteRho, C1: forteC1}.Fit(context.Background(), p, opt)
+	res, err := (&FORTE{Rho: forteRho, C1: forteC1}).Fit(context.Background(), p, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,14 +189,14 @@ func TestRejectsBadInput(t *testing.T) {
 		opt  embed.Options
 		want string
 	}{
-		{"negative lambda", GNMDS{Lambda: -1}, p, embed.Options{}, "lambda"},
-		{"zero mu", CKL{Mu: 0}, p, embed.Options{}, "mu"},
-		{"rho one", FORTE{Rho: 1, C1: forteC1}, p, embed.Options{}, "rho"},
-		{"c1 zero", FORTE{Rho: forteRho, C1: 0}, p, embed.Options{}, "c1"},
-		{"no triplets", GNMDS{}, embed.Problem{Dim: 2}, embed.Options{}, "empty"},
-		{"dimension above n", GNMDS{}, embed.Problem{Dim: 51, Train: p.Train}, embed.Options{}, "exceeds"},
-		{"negative learning rate", CKL{Mu: 0.1}, p, embed.Options{LearningRate: -1}, "learning rate"},
-		{"negative batch", CKL{Mu: 0.1}, p, embed.Options{BatchSize: -5}, "batch"},
+		{"negative lambda", &GNMDS{Lambda: -1}, p, embed.Options{}, "lambda"},
+		{"zero mu", &CKL{Mu: 0}, p, embed.Options{}, "mu"},
+		{"rho one", &FORTE{Rho: 1, C1: forteC1}, p, embed.Options{}, "rho"},
+		{"c1 zero", &FORTE{Rho: forteRho, C1: 0}, p, embed.Options{}, "c1"},
+		{"no triplets", &GNMDS{}, embed.Problem{Dim: 2}, embed.Options{}, "empty"},
+		{"dimension above n", &GNMDS{}, embed.Problem{Dim: 51, Train: p.Train}, embed.Options{}, "exceeds"},
+		{"negative learning rate", &CKL{Mu: 0.1}, p, embed.Options{LearningRate: -1}, "learning rate"},
+		{"negative batch", &CKL{Mu: 0.1}, p, embed.Options{BatchSize: -5}, "batch"},
 	}
 	for _, c := range cases {
 		_, err := c.alg.Fit(ctx, c.p, c.opt)
@@ -213,7 +213,7 @@ func TestMemoryGuard(t *testing.T) {
 	p, _ := problem(t, uniformPoints(300, 2, 9), 2)
 	defer func(old int64) { MemoryLimit = old }(MemoryLimit)
 	MemoryLimit = 1 << 20
-	_, err := GNMDS{}.Fit(context.Background(), p, embed.Options{MaxEpochs: 1})
+	_, err := (&GNMDS{}).Fit(context.Background(), p, embed.Options{MaxEpochs: 1})
 	if err == nil {
 		t.Fatal("a run needing more than 1 MiB passed a 1 MiB limit")
 	}
@@ -255,7 +255,7 @@ func TestCanceledContextStops(t *testing.T) {
 	p, _ := problem(t, uniformPoints(100, 2, 4), 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := GNMDS{}.Fit(ctx, p, embed.Options{MaxEpochs: 10})
+	res, err := (&GNMDS{}).Fit(ctx, p, embed.Options{MaxEpochs: 10})
 	if err == nil || res == nil || res.StopReason != embed.StopCanceled || res.Epochs != 0 {
 		t.Errorf("got %+v, %v; want a canceled result and an error", res, err)
 	}
@@ -263,7 +263,7 @@ func TestCanceledContextStops(t *testing.T) {
 
 func TestTrainErrorIsRecordedAtChecks(t *testing.T) {
 	p, _ := problem(t, uniformPoints(100, 2, 6), 2)
-	res, err := CKL{Mu: cklMu}.Fit(context.Background(), p, embed.Options{Seed: 1, MaxEpochs: 20, Stop: embed.StopRule{Every: 10, Disabled: true}})
+	res, err := (&CKL{Mu: cklMu}).Fit(context.Background(), p, embed.Options{Seed: 1, MaxEpochs: 20, Stop: embed.StopRule{Every: 10, Disabled: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestFORTEBacktracksAreCheap(t *testing.T) {
 			for e := range w {
 				w[e] = -g[e]
 			}
-			alpha, ok, err := r.lineSearch(FORTE{Rho: forteRho, C1: forteC1}, g, w, step, f0, c.alpha)
+			alpha, ok, err := r.lineSearch(&FORTE{Rho: forteRho, C1: forteC1}, g, w, step, f0, c.alpha)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package gram
 import (
 	"math"
 
+	"github.com/oe-lab/oe/lib/internal/numeric"
 	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -42,16 +43,8 @@ func (o objective) term(dij, dik float64) (l, a, b float64) {
 	default: // logistic
 		z := dij - dik
 		sig := 1 / (1 + math.Exp(-z))
-		return softplus(z), sig, -sig
+		return numeric.Softplus(z), sig, -sig
 	}
-}
-
-// softplus returns log(1 + eᶻ) without overflow.
-func softplus(z float64) float64 {
-	if z > 0 {
-		return z + math.Log1p(math.Exp(-z))
-	}
-	return math.Log1p(math.Exp(z))
 }
 
 // sqDist returns d_ab for the Gram matrix at hand.

@@ -11,7 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/numeric"
 	"github.com/oe-lab/oe/lib/internal/parallel"
+	"github.com/oe-lab/oe/lib/internal/param"
 	"github.com/oe-lab/oe/lib/tripletloss"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -106,27 +108,21 @@ type lloeConfig struct {
 
 func (l *LLOE) config() (lloeConfig, error) {
 	c := lloeConfig{
-		fraction:  orDefault(l.LandmarkFraction, DefaultLLOELandmarkFraction),
-		factor:    orDefault(l.SubsetFactor, DefaultLLOESubsetFactor),
-		target:    orDefault(l.TargetLoss, DefaultLLOETargetLoss),
-		lambda:    orDefault(l.Multiplier, DefaultLLOEMultiplier),
-		lr2:       orDefault(l.Phase2LR, DefaultLLOEPhase2LR),
-		maxSubset: l.MaxSubset,
-		iters2:    l.Phase2Iterations,
-	}
-	if c.maxSubset == 0 {
-		c.maxSubset = DefaultLLOEMaxSubset
-	}
-	if c.iters2 == 0 {
-		c.iters2 = DefaultLLOEPhase2Iterations
+		fraction:  param.OrDefault(l.LandmarkFraction, DefaultLLOELandmarkFraction),
+		factor:    param.OrDefault(l.SubsetFactor, DefaultLLOESubsetFactor),
+		target:    param.OrDefault(l.TargetLoss, DefaultLLOETargetLoss),
+		lambda:    param.OrDefault(l.Multiplier, DefaultLLOEMultiplier),
+		lr2:       param.OrDefault(l.Phase2LR, DefaultLLOEPhase2LR),
+		maxSubset: param.OrDefault(l.MaxSubset, DefaultLLOEMaxSubset),
+		iters2:    param.OrDefault(l.Phase2Iterations, DefaultLLOEPhase2Iterations),
 	}
 	for _, p := range []struct {
 		name string
 		v    float64
 	}{{"landmark fraction", c.fraction}, {"subset factor", c.factor}, {"target loss", c.target},
 		{"multiplier", c.lambda}, {"phase-2 learning rate", c.lr2}} {
-		if !(p.v > 0) || math.IsInf(p.v, 0) {
-			return c, fmt.Errorf("lloe: %s must be finite and > 0, got %v", p.name, p.v)
+		if err := param.Positive("lloe", p.name, p.v); err != nil {
+			return c, err
 		}
 	}
 	if c.maxSubset < 3 {
@@ -233,7 +229,7 @@ func (l *LLOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 		set := askRandomTriplets(p.Oracle.Session(streamLLOEPhase1+uint64(round)),
 			rand.New(rand.NewPCG(opt.Seed, streamLLOEPhase1+uint64(round))), sub, c.phase1Triplets(s, d))
 		scale := math.Ldexp(1, accepted)
-		res, err := tripletloss.SOE{}.Fit(ctx, embed.Problem{Dim: d, Train: set}, embed.Options{
+		res, err := (&tripletloss.SOE{}).Fit(ctx, embed.Problem{Dim: d, Train: set}, embed.Options{
 			Seed:         opt.Seed + uint64(round),
 			MaxEpochs:    epochs,
 			LearningRate: lr1 * scale,
@@ -289,7 +285,7 @@ func (l *LLOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 			return nil, fmt.Errorf("lloe: phase 2: %w", e)
 		}
 	}
-	if !finite(emb) {
+	if !numeric.AllFinite(emb.RawMatrix().Data) {
 		return nil, embed.Diverged("lloe", kept.Epochs)
 	}
 	elapsed := time.Since(start)
@@ -329,12 +325,4 @@ func askRandomTriplets(o *triplets.OracleSession, rng *rand.Rand, sub []int, cou
 		}
 	}
 	return set
-}
-
-// orDefault returns v, or def when v is zero.
-func orDefault(v, def float64) float64 {
-	if v == 0 {
-		return def
-	}
-	return v
 }

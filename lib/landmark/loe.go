@@ -11,7 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/numeric"
 	"github.com/oe-lab/oe/lib/internal/parallel"
+	"github.com/oe-lab/oe/lib/internal/param"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -72,6 +74,12 @@ type LOE struct {
 	Multiplier float64
 }
 
+// LOE and LLOE implement embed.Algorithm with pointer receivers.
+var (
+	_ embed.Algorithm = (*LOE)(nil)
+	_ embed.Algorithm = (*LLOE)(nil)
+)
+
 // Name returns "loe".
 func (*LOE) Name() string { return "loe" }
 
@@ -79,6 +87,17 @@ func (*LOE) Name() string { return "loe" }
 type loePlan struct {
 	landmarks int
 	perLM     int // queries per landmark
+}
+
+// multiplier validates Multiplier and resolves its default: the part of
+// the plan that does not depend on the problem, which the registry's
+// factory checks too.
+func (l *LOE) multiplier() (float64, error) {
+	lambda := param.OrDefault(l.Multiplier, DefaultLOEMultiplier)
+	if err := param.Positive("loe", "multiplier", lambda); err != nil {
+		return 0, err
+	}
+	return lambda, nil
 }
 
 func (l *LOE) plan(n, d int) (loePlan, error) {
@@ -92,12 +111,9 @@ func (l *LOE) plan(n, d int) (loePlan, error) {
 	if k > n {
 		return loePlan{}, fmt.Errorf("loe: landmarks=%d exceeds the %d items", k, n)
 	}
-	lambda := l.Multiplier
-	if lambda == 0 {
-		lambda = DefaultLOEMultiplier
-	}
-	if !(lambda > 0) || math.IsInf(lambda, 0) {
-		return loePlan{}, fmt.Errorf("loe: multiplier must be finite and > 0, got %v", l.Multiplier)
+	lambda, err := l.multiplier()
+	if err != nil {
+		return loePlan{}, err
 	}
 	c := math.Ceil(lambda * float64(d) / float64(k))
 	per := int(c * float64(n) * math.Log2(float64(n)))
@@ -203,7 +219,7 @@ func (l *LOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*emb
 		}
 		lmds.place(emb.RawRowView(i), f)
 	}
-	if !finite(emb) {
+	if !numeric.AllFinite(emb.RawMatrix().Data) {
 		return nil, embed.Diverged("loe", maxSteps)
 	}
 	elapsed := time.Since(start)
@@ -241,17 +257,4 @@ type btlWork struct{ scores, grad, prev []float64 }
 
 func newBTLWork(n int) *btlWork {
 	return &btlWork{scores: make([]float64, n), grad: make([]float64, n), prev: make([]float64, n)}
-}
-
-// finite reports whether every entry of x is finite.
-func finite(x *mat.Dense) bool {
-	r, c := x.Dims()
-	for i := 0; i < r; i++ {
-		for _, v := range x.RawRowView(i)[:c] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -59,8 +59,8 @@ func newLOE(p embed.Params) (embed.Algorithm, error) {
 		return nil, err
 	}
 	l := &LOE{Landmarks: k, Multiplier: p.Get("multiplier", DefaultLOEMultiplier)}
-	if !(l.Multiplier > 0) || math.IsInf(l.Multiplier, 0) {
-		return nil, fmt.Errorf("loe: multiplier must be finite and > 0, got %v", l.Multiplier)
+	if _, err := l.multiplier(); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

@@ -10,14 +10,6 @@ import (
 	"github.com/oe-lab/oe/lib/optim"
 )
 
-// cudaAvailable reports whether the process's shared CUDA context opens.
-func cudaAvailable() error {
-	if _, err := cuda.Shared(); err != nil {
-		return fmt.Errorf("cuda backend: %w", err)
-	}
-	return nil
-}
-
 // gpuNet is the cuda backend: the parameters, their gradient, AMSGrad's
 // moments and the activations of one batch live on the device. A step
 // copies the batch's distinct items and triplet rows to the device and

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -16,7 +17,7 @@ import (
 // needGPU skips the test where the cuda backend cannot run.
 func needGPU(t *testing.T) {
 	t.Helper()
-	if err := cudaAvailable(); err != nil {
+	if err := cuda.Available(); err != nil {
 		t.Skip("no CUDA device: " + err.Error())
 	}
 }

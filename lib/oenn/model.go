@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/internal/atomicfile"
+	"github.com/oe-lab/oe/lib/internal/numeric"
 )
 
 // Model is a trained EmbNet together with the input codes of the items it
@@ -166,7 +167,7 @@ func ReadModel(r io.Reader) (*Model, error) {
 		return nil, bad("binary codes of length %d cannot tell %d items apart", in, n)
 	}
 	readFloats(net.params, body)
-	if !finite(net.params) || !finite(c.random) {
+	if !numeric.AllFinite(net.params) || !numeric.AllFinite(c.random) {
 		return nil, bad("non-finite parameter")
 	}
 	return &Model{codes: c, net: net}, nil

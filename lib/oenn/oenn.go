@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
 )
 
@@ -23,6 +24,8 @@ type OENN struct {
 
 	model *Model
 }
+
+var _ embed.Algorithm = (*OENN)(nil)
 
 // Name returns the registry name "oenn".
 func (*OENN) Name() string { return "oenn" }
@@ -89,7 +92,7 @@ func init() {
 		// lib/optim's, which divides √v̂ by √(1−β₂ᵗ) where oenn's own copy
 		// multiplied by its float32 reciprocal: the steps round differently.
 		Version:  3,
-		Backends: map[embed.Backend]func() error{embed.BackendCUDA: cudaAvailable},
+		Backends: map[embed.Backend]func() error{embed.BackendCUDA: cuda.Available},
 		Params:   embed.Params{"width": 0, "input": 0, "inputlen": 0},
 		ParamDocs: map[string]string{
 			"width":    "width w of the three hidden layers (0: max(120, 2d·log₂n), the paper's rule)",
@@ -109,7 +112,7 @@ func useGPU(name embed.Backend) (bool, error) {
 		return false, fmt.Errorf("oenn: %w", err)
 	}
 	if b == embed.BackendAuto {
-		return cudaAvailable() == nil, nil
+		return cuda.Available() == nil, nil
 	}
 	return b == embed.BackendCUDA, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -251,7 +252,7 @@ func TestFitRejects(t *testing.T) {
 // device), Fit on cuda fails saying why, and auto runs on the CPU with the
 // CPU's result. gpu_test.go covers the machines where it works.
 func TestBackendWithoutCUDA(t *testing.T) {
-	if cudaAvailable() == nil {
+	if cuda.Available() == nil {
 		t.Skip("CUDA works here: see the GPU tests")
 	}
 	x := uniform(30, 2, 4)

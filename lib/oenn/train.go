@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/numeric"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -176,7 +177,7 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 			if err := be.embed(all[t.nFixed*d:]); err != nil {
 				return nil, fmt.Errorf("%s: %w", t.method, err)
 			}
-			if !finite(all) {
+			if !numeric.AllFinite(all) {
 				return nil, embed.Diverged(t.method, epoch)
 			}
 			entry.TrainError = tripletError(all, d, t.set, subset)
@@ -200,7 +201,7 @@ func (t *trainer) finish(res *embed.Result, b backend, all []float32, start time
 	if ferr := b.embed(all[t.nFixed*d:]); ferr != nil {
 		return nil, fmt.Errorf("%s: %w", t.method, ferr)
 	}
-	if !finite(all) {
+	if !numeric.AllFinite(all) {
 		return nil, embed.Diverged(t.method, res.Epochs)
 	}
 	if ferr := b.sync(); ferr != nil {
@@ -316,12 +317,3 @@ func tripletError(y []float32, d int, set *triplets.Set, subset []int32) float64
 
 // finiteLoss reports whether a batch's summed loss is neither NaN nor ±Inf.
 func finiteLoss(sum float64) bool { return !math.IsNaN(sum) && !math.IsInf(sum, 0) }
-
-func finite(v []float32) bool {
-	for _, x := range v {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return false
-		}
-	}
-	return true
-}

@@ -3,6 +3,8 @@ package optim
 import (
 	"fmt"
 	"math"
+
+	"github.com/oe-lab/oe/lib/internal/param"
 )
 
 // Float is the element type of Adam's parameters: float32 for the
@@ -53,9 +55,10 @@ func NewAdam[F Float](size int, lr float64) (*Adam[F], error) {
 }
 
 func (a *Adam[F]) check() error {
+	if err := param.Positive("optim", "learning rate", a.LR); err != nil {
+		return err
+	}
 	switch {
-	case math.IsNaN(a.LR) || math.IsInf(a.LR, 0) || a.LR <= 0:
-		return fmt.Errorf("optim: learning rate must be finite and > 0, got %v", a.LR)
 	case !(a.Beta1 >= 0 && a.Beta1 < 1):
 		return fmt.Errorf("optim: β₁ must be in [0, 1), got %v", a.Beta1)
 	case !(a.Beta2 >= 0 && a.Beta2 < 1):

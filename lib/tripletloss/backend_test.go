@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
 )
 
@@ -14,14 +15,14 @@ import (
 // build without the cuda tag, or no device): cuda fails with the reason,
 // auto runs on the CPU with the CPU's result, and an unknown name fails.
 func TestBackendWithoutCUDA(t *testing.T) {
-	why := cudaAvailable()
+	why := cuda.Available()
 	if why == nil {
 		t.Skip("CUDA works here; see the cuda-tagged parity tests")
 	}
 	truth := uniformPoints(30, 2, 1)
 	p := embed.Problem{Dim: 2, Train: mustTriplets(t, truth, 600, 2)}
 	opt := embed.Options{Seed: 3, MaxEpochs: 5, Threads: 1}
-	ref, err := SOE{}.Fit(context.Background(), p, opt)
+	ref, err := (&SOE{}).Fit(context.Background(), p, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestBackendWithoutCUDA(t *testing.T) {
 		t.Run(tc.backend.String(), func(t *testing.T) {
 			o := opt
 			o.Backend = tc.backend
-			res, err := SOE{}.Fit(context.Background(), p, o)
+			res, err := (&SOE{}).Fit(context.Background(), p, o)
 			if tc.want != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Fatalf("error = %v, want it to contain %q", err, tc.want)

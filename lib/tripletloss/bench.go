@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/numeric"
 )
 
 // EpochTimes times full training epochs of alg (one of this package's
@@ -23,7 +24,7 @@ func EpochTimes(alg embed.Algorithm, n, d, m, epochs, threads int, seed uint64) 
 	if n < 3 || d < 1 || m < 1 || epochs < 1 {
 		return nil, fmt.Errorf("tripletloss: bad benchmark size n=%d d=%d m=%d epochs=%d", n, d, m, epochs)
 	}
-	r, err := meth.runFor(d)
+	r, err := meth.resolve(d)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +41,7 @@ func EpochTimes(alg embed.Algorithm, n, d, m, epochs, threads int, seed uint64) 
 				return nil, err
 			}
 		}
-		if !allFinite(k.x) {
+		if !numeric.AllFinite(k.x) {
 			return nil, errors.New("tripletloss: benchmark diverged")
 		}
 		if e > 0 {

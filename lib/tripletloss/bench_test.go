@@ -48,7 +48,7 @@ type benchSize struct {
 func BenchmarkSOEEpoch(b *testing.B) {
 	for _, sz := range epochSizes(b) {
 		b.Run(fmt.Sprintf("%s_n%d_d%d_m%d", sz.name, sz.n, sz.d, sz.m), func(b *testing.B) {
-			r, err := (&SOE{}).runFor(sz.d)
+			r, err := (&SOE{}).resolve(sz.d)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -76,7 +76,7 @@ func BenchmarkSOECHARFit(b *testing.B) {
 	n, _ := x.Dims()
 	train := mustTriplets(b, x, triplets.Count(2, n, 30), 1)
 	for b.Loop() {
-		res, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 30, Train: train}, embed.Options{Seed: 7})
+		res, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 30, Train: train}, embed.Options{Seed: 7})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -24,7 +24,7 @@ func ExampleSOE() {
 	train, _ := triplets.Random(truth, triplets.Count(2, 200, 2), triplets.Noise{}, 1, 0)
 	test, _ := triplets.Random(truth, 5000, triplets.Noise{}, 2, 0)
 
-	res, err := tripletloss.SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{Seed: 1})
+	res, err := (&tripletloss.SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{Seed: 1})
 	if err != nil {
 		panic(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
 )
 
@@ -109,7 +110,7 @@ func (r run) settings(opt embed.Options, m int) (settings, error) {
 }
 
 // backend resolves Options.Backend for this method: auto becomes cuda when
-// CUDA works here (cudaAvailable), else cpu.
+// CUDA works here (cuda.Available), else cpu.
 func (r run) backend(name embed.Backend) (embed.Backend, error) {
 	b, err := embed.ParseBackend(name)
 	if err != nil {
@@ -117,7 +118,7 @@ func (r run) backend(name embed.Backend) (embed.Backend, error) {
 	}
 	if b == embed.BackendAuto {
 		b = embed.BackendCPU
-		if cudaAvailable() == nil {
+		if cuda.Available() == nil {
 			b = embed.BackendCUDA
 		}
 	}
@@ -220,12 +221,3 @@ func subsetPositions(m, size int, seed uint64) []int32 {
 }
 
 func defaultThreads() int { return runtime.GOMAXPROCS(0) }
-
-func allFinite(x []float32) bool {
-	for _, v := range x {
-		if v-v != 0 { // NaN or ±Inf
-			return false
-		}
-	}
-	return true
-}

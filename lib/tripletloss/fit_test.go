@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -46,21 +47,21 @@ func TestFitRejectsBadInput(t *testing.T) {
 		opt  embed.Options
 		want string
 	}{
-		{"zero dimension", SOE{}, embed.Problem{Dim: 0, Train: good}, embed.Options{}, "dimension"},
-		{"negative dimension", STE{}, embed.Problem{Dim: -2, Train: good}, embed.Options{}, "dimension"},
-		{"nil triplets", SOE{}, embed.Problem{Dim: 2}, embed.Options{}, "empty"},
-		{"empty triplets", TSTE{}, embed.Problem{Dim: 2, Train: &triplets.Set{N: 20}}, embed.Options{}, "empty"},
-		{"n below largest index", SOE{}, embed.Problem{Dim: 2, Train: outOfRange}, embed.Options{}, "out of range"},
-		{"n below the set's items", SOE{}, embed.Problem{N: 10, Dim: 2, Train: good}, embed.Options{}, "smaller"},
-		{"NaN learning rate", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: math.NaN()}, "learning rate"},
-		{"Inf learning rate", CKLX{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: math.Inf(1)}, "learning rate"},
-		{"negative learning rate", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: -1}, "learning rate"},
-		{"negative epochs", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{MaxEpochs: -1}, "MaxEpochs"},
-		{"negative batch", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{BatchSize: -5}, "batch"},
-		{"negative threads", SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{Threads: -1}, "thread"},
-		{"negative margin", SOE{Margin: -1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "margin"},
-		{"NaN alpha", TSTE{Alpha: math.NaN()}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "alpha"},
-		{"negative mu", CKLX{Mu: -0.1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "mu"},
+		{"zero dimension", &SOE{}, embed.Problem{Dim: 0, Train: good}, embed.Options{}, "dimension"},
+		{"negative dimension", &STE{}, embed.Problem{Dim: -2, Train: good}, embed.Options{}, "dimension"},
+		{"nil triplets", &SOE{}, embed.Problem{Dim: 2}, embed.Options{}, "empty"},
+		{"empty triplets", &TSTE{}, embed.Problem{Dim: 2, Train: &triplets.Set{N: 20}}, embed.Options{}, "empty"},
+		{"n below largest index", &SOE{}, embed.Problem{Dim: 2, Train: outOfRange}, embed.Options{}, "out of range"},
+		{"n below the set's items", &SOE{}, embed.Problem{N: 10, Dim: 2, Train: good}, embed.Options{}, "smaller"},
+		{"NaN learning rate", &SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: math.NaN()}, "learning rate"},
+		{"Inf learning rate", &CKLX{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: math.Inf(1)}, "learning rate"},
+		{"negative learning rate", &SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{LearningRate: -1}, "learning rate"},
+		{"negative epochs", &SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{MaxEpochs: -1}, "MaxEpochs"},
+		{"negative batch", &SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{BatchSize: -5}, "batch"},
+		{"negative threads", &SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{Threads: -1}, "thread"},
+		{"negative margin", &SOE{Margin: -1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "margin"},
+		{"NaN alpha", &TSTE{Alpha: math.NaN()}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "alpha"},
+		{"negative mu", &CKLX{Mu: -0.1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "mu"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,7 +81,7 @@ func TestFitRejectsBadInput(t *testing.T) {
 func TestFitReportsDivergence(t *testing.T) {
 	truth := uniformPoints(30, 2, 2)
 	train := mustTriplets(t, truth, 500, 2)
-	res, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train},
+	res, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train},
 		embed.Options{LearningRate: 1e38, MaxEpochs: 50, Seed: 1})
 	if !errors.Is(err, embed.ErrDiverged) || res != nil {
 		t.Fatalf("got result %v, error %v; want ErrDiverged", res, err)
@@ -93,7 +94,7 @@ func TestFitReportsDivergence(t *testing.T) {
 func TestFitDeterministic(t *testing.T) {
 	truth := uniformPoints(100, 3, 3)
 	train := mustTriplets(t, truth, 5000, 3)
-	for _, alg := range []embed.Algorithm{SOE{}, STE{}, TSTE{}, CKLX{}} {
+	for _, alg := range []embed.Algorithm{&SOE{}, &STE{}, &TSTE{}, &CKLX{}} {
 		t.Run(alg.Name(), func(t *testing.T) {
 			fit := func(seed uint64) *embed.Result {
 				res, err := alg.Fit(context.Background(), embed.Problem{Dim: 3, Train: train},
@@ -123,7 +124,7 @@ func TestFitTraceAndProgress(t *testing.T) {
 	truth := uniformPoints(60, 2, 4)
 	train := mustTriplets(t, truth, 3000, 4)
 	var seen []int
-	res, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{
+	res, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{
 		Seed: 1, MaxEpochs: 30,
 		Stop:     embed.StopRule{Every: 10, SubsetSize: 1000, Threshold: 0.005, Disabled: true},
 		Progress: func(e embed.Epoch) { seen = append(seen, e.Epoch) },
@@ -152,7 +153,7 @@ func TestFitHonoursCancellation(t *testing.T) {
 	truth := uniformPoints(60, 2, 5)
 	train := mustTriplets(t, truth, 3000, 5)
 	ctx, cancel := context.WithCancel(context.Background())
-	res, err := SOE{}.Fit(ctx, embed.Problem{Dim: 2, Train: train}, embed.Options{
+	res, err := (&SOE{}).Fit(ctx, embed.Problem{Dim: 2, Train: train}, embed.Options{
 		MaxEpochs: 1000, BatchSize: 100,
 		Progress: func(e embed.Epoch) {
 			if e.Epoch == 3 {
@@ -172,15 +173,18 @@ func TestRegistry(t *testing.T) {
 		want   embed.Algorithm
 		bad    bool
 	}{
-		{"soe", nil, SOE{Margin: 1}, false},
-		{"SOE", embed.Params{"margin": 2}, SOE{Margin: 2}, false},
-		{"ste", nil, STE{}, false},
-		{"tste", embed.Params{"alpha": 4}, TSTE{Alpha: 4}, false},
-		{"tste", nil, TSTE{}, false},
-		{"cklx", embed.Params{"mu": 0.5}, CKLX{Mu: 0.5}, false},
-		{"cklx", nil, CKLX{Mu: DefaultMu}, false},
-		{"soe", embed.Params{"margin": 0}, nil, true},
-		{"cklx", embed.Params{"mu": 0}, nil, true},
+		{"soe", nil, &SOE{Margin: 1}, false},
+		{"SOE", embed.Params{"margin": 2}, &SOE{Margin: 2}, false},
+		{"ste", nil, &STE{}, false},
+		{"tste", embed.Params{"alpha": 4}, &TSTE{Alpha: 4}, false},
+		{"tste", nil, &TSTE{}, false},
+		{"cklx", embed.Params{"mu": 0.5}, &CKLX{Mu: 0.5}, false},
+		{"cklx", nil, &CKLX{Mu: DefaultMu}, false},
+		// Zero means the default, in the registry as in the structs.
+		{"soe", embed.Params{"margin": 0}, &SOE{}, false},
+		{"cklx", embed.Params{"mu": 0}, &CKLX{}, false},
+		{"soe", embed.Params{"margin": -1}, nil, true},
+		{"cklx", embed.Params{"mu": math.NaN()}, nil, true},
 		{"tste", embed.Params{"alpha": -1}, nil, true},
 		{"ste", embed.Params{"mu": 1}, nil, true},
 	}
@@ -192,7 +196,7 @@ func TestRegistry(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || alg != tc.want {
+		if err != nil || !reflect.DeepEqual(alg, tc.want) {
 			t.Errorf("New(%q, %v) = %v, %v; want %v", tc.name, tc.params, alg, err, tc.want)
 		}
 	}

@@ -26,11 +26,6 @@ func gpuContext() (*cuda.Context, error) {
 	return ctx, nil
 }
 
-func cudaAvailable() error {
-	_, err := gpuContext()
-	return err
-}
-
 // cudaLoss maps a method's loss to the kernel's.
 func cudaLoss(l lossFunc) cuda.Loss {
 	kinds := map[kind]cuda.LossKind{kindSOE: cuda.LossSOE, kindSTE: cuda.LossSTE, kindTSTE: cuda.LossTSTE, kindCKLX: cuda.LossCKLX}
@@ -176,7 +171,7 @@ func FitGPU(ctx context.Context, alg embed.Algorithm, p embed.Problem, opt embed
 	if !ok {
 		return nil, nil, fmt.Errorf("tripletloss: %s is not a triplet-loss method", alg.Name())
 	}
-	r, err := meth.runFor(p.Dim)
+	r, err := meth.resolve(p.Dim)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -153,20 +153,20 @@ func TestGPUFit(t *testing.T) {
 	train := mustTriplets(t, truth, 20_000, 12)
 	test := mustTriplets(t, truth, 5_000, 13)
 	opt := embed.Options{Seed: 1, MaxEpochs: 300}
-	cpu, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
+	cpu, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cpuErr := testError(cpu, test)
 	opt.Backend = "cuda"
-	gpu, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
+	gpu, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if e := testError(gpu, test); e > cpuErr+0.02 {
 		t.Errorf("test error: GPU %.4f, CPU %.4f", e, cpuErr)
 	}
-	res, rep, err := FitGPU(context.Background(), SOE{}, embed.Problem{Dim: 2}, opt,
+	res, rep, err := FitGPU(context.Background(), &SOE{}, embed.Problem{Dim: 2}, opt,
 		GPURun{Data: truth, M: 20_000, TripletSeed: 14, Timing: true})
 	if err != nil {
 		t.Fatal(err)

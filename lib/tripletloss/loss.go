@@ -1,8 +1,9 @@
 package tripletloss
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/oe-lab/oe/lib/internal/numeric"
 )
 
 // kind selects the per-triplet loss of a method.
@@ -86,21 +87,21 @@ func soeTerms(dij, dik, margin float64) (loss, gij, gik float64) {
 	return h, gij, gik
 }
 
-// steTerms: p = e^−dij / (e^−dij + e^−dik), ℓ = −log p = softplus(dij − dik).
+// steTerms: p = e^−dij / (e^−dij + e^−dik), ℓ = −log p = numeric.Softplus(dij − dik).
 func steTerms(dij, dik float64) (loss, gij, gik float64) {
 	z := dij - dik
 	s := sigmoid(z)
-	return softplus(z), s, -s
+	return numeric.Softplus(z), s, -s
 }
 
 // tsteTerms: with the Student-t kernel k(δ) = (1 + δ/α)^(−(α+1)/2),
-// ℓ = −log(k(dij)/(k(dij)+k(dik))) = softplus(r),
+// ℓ = −log(k(dij)/(k(dij)+k(dik))) = numeric.Softplus(r),
 // r = ((α+1)/2)·(log(1+dij/α) − log(1+dik/α)).
 func tsteTerms(dij, dik, alpha float64) (loss, gij, gik float64) {
 	h := (alpha + 1) / 2
 	r := h * (math.Log1p(dij/alpha) - math.Log1p(dik/alpha))
 	s := sigmoid(r)
-	return softplus(r), s * h / (alpha + dij), -s * h / (alpha + dik)
+	return numeric.Softplus(r), s * h / (alpha + dij), -s * h / (alpha + dik)
 }
 
 // ckLXTerms: CKL's probability p = (μ + dik)/(2μ + dij + dik) optimised over
@@ -111,14 +112,6 @@ func ckLXTerms(dij, dik, mu float64) (loss, gij, gik float64) {
 	return math.Log(den) - math.Log(num), 1 / den, 1/den - 1/num
 }
 
-// softplus(z) = log(1 + eᶻ) without overflow.
-func softplus(z float64) float64 {
-	if z > 0 {
-		return z + math.Log1p(math.Exp(-z))
-	}
-	return math.Log1p(math.Exp(z))
-}
-
 // sigmoid(z) = 1/(1 + e⁻ᶻ) without overflow.
 func sigmoid(z float64) float64 {
 	if z >= 0 {
@@ -126,12 +119,4 @@ func sigmoid(z float64) float64 {
 	}
 	e := math.Exp(z)
 	return e / (1 + e)
-}
-
-// finitePositive checks a hyper-parameter that must be finite and > 0.
-func finitePositive(method, name string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return fmt.Errorf("%s: %s must be finite and > 0, got %v", method, name, v)
-	}
-	return nil
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/param"
 )
 
 // Registry defaults of the hyper-parameters.
@@ -50,94 +52,104 @@ type CKLX struct {
 	Mu float64
 }
 
+// The four methods implement embed.Algorithm with pointer receivers.
+var (
+	_ embed.Algorithm = (*SOE)(nil)
+	_ embed.Algorithm = (*STE)(nil)
+	_ embed.Algorithm = (*TSTE)(nil)
+	_ embed.Algorithm = (*CKLX)(nil)
+)
+
 // Name returns "soe".
-func (SOE) Name() string { return "soe" }
+func (*SOE) Name() string { return "soe" }
 
 // Name returns "ste".
-func (STE) Name() string { return "ste" }
+func (*STE) Name() string { return "ste" }
 
 // Name returns "tste".
-func (TSTE) Name() string { return "tste" }
+func (*TSTE) Name() string { return "tste" }
 
 // Name returns "cklx".
-func (CKLX) Name() string { return "cklx" }
+func (*CKLX) Name() string { return "cklx" }
 
 // Fit embeds p.Train in p.Dim dimensions. On cancellation it returns the
 // embedding so far (StopReason canceled) together with the context's error.
-func (s SOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+func (s *SOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	return fitWith(ctx, s, p, opt)
 }
 
 // Fit embeds p.Train in p.Dim dimensions; see SOE.Fit.
-func (s STE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+func (s *STE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	return fitWith(ctx, s, p, opt)
 }
 
 // Fit embeds p.Train in p.Dim dimensions; see SOE.Fit.
-func (t TSTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+func (t *TSTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	return fitWith(ctx, t, p, opt)
 }
 
 // Fit embeds p.Train in p.Dim dimensions; see SOE.Fit.
-func (c CKLX) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+func (c *CKLX) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	return fitWith(ctx, c, p, opt)
 }
 
-// method is implemented by the four algorithms: it resolves their
-// hyper-parameters for a run in dim dimensions.
+// method is implemented by the four algorithms: resolve validates their
+// hyper-parameters and resolves their defaults for a run in dim dimensions.
+// Fit and the registry's factories (dim 0: only validating) both call it.
 type method interface {
 	embed.Algorithm
-	runFor(dim int) (run, error)
+	resolve(dim int) (run, error)
 }
 
 func fitWith(ctx context.Context, m method, p embed.Problem, opt embed.Options) (*embed.Result, error) {
-	r, err := m.runFor(p.Dim)
+	r, err := m.resolve(p.Dim)
 	if err != nil {
 		return nil, err
 	}
 	return r.fit(ctx, p, opt)
 }
 
-func (s SOE) runFor(int) (run, error) {
-	margin := orDefault(s.Margin, DefaultMargin)
-	if err := finitePositive("soe", "margin", margin); err != nil {
+func (s *SOE) resolve(int) (run, error) {
+	margin := param.OrDefault(s.Margin, DefaultMargin)
+	if err := param.Positive("soe", "margin", margin); err != nil {
 		return run{}, err
 	}
 	return run{name: "soe", loss: lossFunc{kindSOE, margin}, initScale: 1}, nil
 }
 
-func (STE) runFor(int) (run, error) {
+func (*STE) resolve(int) (run, error) {
 	return run{name: "ste", loss: lossFunc{kind: kindSTE}, initScale: 1}, nil
 }
 
-func (t TSTE) runFor(dim int) (run, error) {
+func (t *TSTE) resolve(dim int) (run, error) {
 	alpha := t.Alpha
 	if alpha == 0 {
 		alpha = math.Max(1, float64(dim-1))
 	}
-	if err := finitePositive("tste", "alpha", alpha); err != nil {
+	if err := param.Positive("tste", "alpha", alpha); err != nil {
 		return run{}, err
 	}
 	return run{name: "tste", loss: lossFunc{kindTSTE, alpha}, initScale: 1}, nil
 }
 
-func (c CKLX) runFor(int) (run, error) {
-	mu := orDefault(c.Mu, DefaultMu)
-	if err := finitePositive("cklx", "mu", mu); err != nil {
-		return run{}, err
+func (c *CKLX) resolve(int) (run, error) {
+	mu := param.OrDefault(c.Mu, DefaultMu)
+	if err := param.Positive("cklx", "mu", mu); err != nil {
+		return run{}, fmt.Errorf("%w (CKL-x needs μ > 0 to keep p defined at zero distances)", err)
 	}
 	return run{name: "cklx", loss: lossFunc{kindCKLX, mu}, initScale: 0.1}, nil
 }
 
-func orDefault(v, def float64) float64 {
-	if v == 0 {
-		return def
+// checked returns m once its parameters resolve: the registry's factories.
+func checked(m method) (embed.Algorithm, error) {
+	if _, err := m.resolve(0); err != nil {
+		return nil, err
 	}
-	return v
+	return m, nil
 }
 
 // gpuBackends are the backends besides cpu that the four methods run on.
-var gpuBackends = map[embed.Backend]func() error{embed.BackendCUDA: cudaAvailable}
+var gpuBackends = map[embed.Backend]func() error{embed.BackendCUDA: cuda.Available}
 
 func init() {
 	embed.Register(embed.Info{
@@ -145,30 +157,20 @@ func init() {
 		ParamDocs: map[string]string{"margin": "margin δ > 0 of the hinge max(0, δ + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖)"},
 		Doc:       "Soft Ordinal Embedding: hinge on distances, Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
-			s := SOE{Margin: p.Get("margin", DefaultMargin)}
-			if err := finitePositive("soe", "margin", s.Margin); err != nil {
-				return nil, err
-			}
-			return s, nil
+			return checked(&SOE{Margin: p.Get("margin", DefaultMargin)})
 		},
 	})
 	embed.Register(embed.Info{
 		Name: "ste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{},
 		Doc: "Stochastic Triplet Embedding (Gaussian kernel), Adam",
-		New: func(embed.Params) (embed.Algorithm, error) { return STE{}, nil },
+		New: func(embed.Params) (embed.Algorithm, error) { return checked(&STE{}) },
 	})
 	embed.Register(embed.Info{
 		Name: "tste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"alpha": 0},
 		ParamDocs: map[string]string{"alpha": "degrees of freedom α > 0 of the Student-t kernel (0: d−1, at least 1)"},
 		Doc:       "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
-			t := TSTE{Alpha: p.Get("alpha", 0)}
-			if t.Alpha != 0 {
-				if err := finitePositive("tste", "alpha", t.Alpha); err != nil {
-					return nil, err
-				}
-			}
-			return t, nil
+			return checked(&TSTE{Alpha: p.Get("alpha", 0)})
 		},
 	})
 	embed.Register(embed.Info{
@@ -176,11 +178,7 @@ func init() {
 		ParamDocs: map[string]string{"mu": "μ > 0 added to the squared distances of the CKL probability (μ + d²ᵢₖ)/(2μ + d²ᵢⱼ + d²ᵢₖ)"},
 		Doc:       "Crowd Kernel Learning probabilities optimised over X (CKL-x), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
-			c := CKLX{Mu: p.Get("mu", DefaultMu)}
-			if err := finitePositive("cklx", "mu", c.Mu); err != nil {
-				return nil, fmt.Errorf("%w (CKL-x needs μ > 0 to keep p defined at zero distances)", err)
-			}
-			return c, nil
+			return checked(&CKLX{Mu: p.Get("mu", DefaultMu)})
 		},
 	})
 }

@@ -37,10 +37,10 @@ func TestRecoveryUniform(t *testing.T) {
 		alg                  embed.Algorithm
 		maxTest, maxProcrust float64
 	}{
-		{SOE{}, 0.05, 0.01},
-		{STE{}, 0.05, 0.01},
-		{TSTE{}, 0.10, 0.15},
-		{CKLX{}, 0.12, 0.35},
+		{&SOE{}, 0.05, 0.01},
+		{&STE{}, 0.05, 0.01},
+		{&TSTE{}, 0.10, 0.15},
+		{&CKLX{}, 0.12, 0.35},
 	}
 	for _, tc := range tests {
 		t.Run(tc.alg.Name(), func(t *testing.T) {
@@ -73,7 +73,7 @@ func TestRecoveryCHAR(t *testing.T) {
 	const d, lambda = 30, 2.0
 	train := mustTriplets(t, x, triplets.Count(lambda, n, d), 1)
 	test := mustTriplets(t, x, 10_000, 2)
-	res, err := SOE{}.Fit(context.Background(), embed.Problem{Dim: d, Train: train}, embed.Options{Seed: 7})
+	res, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: d, Train: train}, embed.Options{Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

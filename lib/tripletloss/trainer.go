@@ -1,5 +1,7 @@
 package tripletloss
 
+import "github.com/oe-lab/oe/lib/internal/numeric"
+
 // trainer is one backend's state of a fit: the embedding, the optimiser,
 // the training triplets and the stopping rule's subset. The CPU kernel
 // (cpuTrainer) and, in cuda builds, the GPU (gpuTrainer) implement it; fit's
@@ -56,7 +58,7 @@ func (c *cpuTrainer) step(from, to int) (float64, error) { return c.k.step(c.idx
 
 func (c *cpuTrainer) subsetError() (float64, error) { return c.k.tripletError(c.subset), nil }
 
-func (c *cpuTrainer) finite() (bool, error) { return allFinite(c.k.x), nil }
+func (c *cpuTrainer) finite() (bool, error) { return numeric.AllFinite(c.k.x), nil }
 
 func (c *cpuTrainer) embedding() ([]float64, error) { return c.k.embedding(), nil }
 

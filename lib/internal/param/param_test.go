@@ -1,0 +1,37 @@
+package param
+
+import (
+	"math"
+	"testing"
+)
+
+func TestChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		v                float64
+		positive, nonNeg bool
+	}{
+		{"one", 1, true, true},
+		{"zero", 0, false, true},
+		{"negative", -1, false, false},
+		{"NaN", math.NaN(), false, false},
+		{"+Inf", math.Inf(1), false, false},
+		{"-Inf", math.Inf(-1), false, false},
+		{"tiny", 5e-324, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := Positive("m", "p", tc.v); (err == nil) != tc.positive {
+				t.Errorf("Positive(%v) = %v", tc.v, err)
+			}
+			if err := NonNegative("m", "p", tc.v); (err == nil) != tc.nonNeg {
+				t.Errorf("NonNegative(%v) = %v", tc.v, err)
+			}
+		})
+	}
+	if err := Positive("soe", "margin", -1); err == nil || err.Error() != "soe: margin must be finite and > 0, got -1" {
+		t.Errorf("message: %v", err)
+	}
+	if OrDefault(0, 5) != 5 || OrDefault(2, 5) != 2 {
+		t.Error("OrDefault")
+	}
+}
