@@ -1,6 +1,7 @@
 package gram
 
 import (
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/internal/asm"
@@ -61,31 +62,14 @@ func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 	parallel.ForChunks(o.threads, o.p.n, rowsPerChunk, func(_, from, to int) {
 		for a := from; a < to; a++ {
 			out := d.Data[a*d.Stride : a*d.Stride+c]
-			axpy(o.diag[a], s.Data[a*s.Stride:a*s.Stride+c], out)
+			floats.AddScaled(out, o.diag[a], s.Data[a*s.Stride:a*s.Stride+c])
 			x, end := ptr[a], ptr[a+1]
 			for ; x+4 <= end; x += 4 {
 				asm.Axpy4(val[x:x+4], row(col[x]), row(col[x+1]), row(col[x+2]), row(col[x+3]), out)
 			}
 			for ; x < end; x++ {
-				axpy(val[x], row(col[x]), out)
+				floats.AddScaled(out, val[x], row(col[x]))
 			}
 		}
 	})
-}
-
-// axpy adds alpha·x to y (len(y) ≥ len(x)); unrolled by four because it is
-// the inner loop of every sparse product.
-func axpy(alpha float64, x, y []float64) {
-	y = y[:len(x)]
-	l := 0
-	for ; l+4 <= len(x); l += 4 {
-		xs, ys := x[l:l+4:l+4], y[l:l+4:l+4]
-		ys[0] += alpha * xs[0]
-		ys[1] += alpha * xs[1]
-		ys[2] += alpha * xs[2]
-		ys[3] += alpha * xs[3]
-	}
-	for ; l < len(x); l++ {
-		y[l] += alpha * x[l]
-	}
 }
