@@ -14,19 +14,22 @@ import (
 // out-of-sample experiment uses it to ask whether new items land among the
 // training items of their class.
 //
-// Errors: a label count that differs from its rows, train and test of
-// different widths, fewer than 2 training rows (k would be 0), no test row,
-// and NaN, Inf or overflowing entries.
+// CrossKNNError panics on a label count that differs from its rows and on
+// train and test of different widths (see the package comment). Errors:
+// fewer than 2 training rows (k would be 0), no test row, and NaN, Inf or
+// overflowing entries.
 func CrossKNNError(train *mat.Dense, trainLabels []int, test *mat.Dense, testLabels []int) (float64, error) {
 	nTrain, d := train.Dims()
 	nTest, dTest := test.Dims()
 	switch {
 	case len(trainLabels) != nTrain:
-		return 0, fmt.Errorf("metrics: CrossKNNError: %d labels for %d training points", len(trainLabels), nTrain)
+		panic(fmt.Sprintf(rowMismatch, "CrossKNNError", "train", nTrain, "trainLabels", len(trainLabels)))
 	case len(testLabels) != nTest:
-		return 0, fmt.Errorf("metrics: CrossKNNError: %d labels for %d test points", len(testLabels), nTest)
+		panic(fmt.Sprintf(rowMismatch, "CrossKNNError", "test", nTest, "testLabels", len(testLabels)))
 	case d != dTest:
-		return 0, fmt.Errorf("metrics: CrossKNNError: training points have %d columns, test points %d", d, dTest)
+		panic(fmt.Sprintf("metrics: CrossKNNError: train has %d columns, test %d", d, dTest))
+	}
+	switch {
 	case nTrain < 2:
 		return 0, fmt.Errorf("metrics: CrossKNNError: need at least 2 training points, have %d", nTrain)
 	case nTest == 0:

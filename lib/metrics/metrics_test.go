@@ -97,6 +97,15 @@ func TestSizeMismatchPanics(t *testing.T) {
 		{"KNNError", "KNNError: x has 5 rows, labels 3", func() {
 			KNNError(randomPoints(5, 2, 1), []int{0, 1, 0}, 1)
 		}},
+		{"CrossKNNError training labels", "CrossKNNError: train has 6 rows, trainLabels 5", func() {
+			CrossKNNError(randomPoints(6, 2, 1), make([]int, 5), randomPoints(6, 2, 1), make([]int, 6))
+		}},
+		{"CrossKNNError test labels", "CrossKNNError: test has 6 rows, testLabels 2", func() {
+			CrossKNNError(randomPoints(6, 2, 1), make([]int, 6), randomPoints(6, 2, 1), make([]int, 2))
+		}},
+		{"CrossKNNError widths", "CrossKNNError: train has 2 columns, test 3", func() {
+			CrossKNNError(randomPoints(6, 2, 1), make([]int, 6), randomPoints(6, 3, 1), make([]int, 6))
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
