@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -16,14 +15,7 @@ import (
 // Backend "cuda" with an error wrapping embed.ErrNotSupported that names it,
 // both when the backend is resolved (run configs, the CLI) and in Fit.
 func TestCUDAOnlyWhereListed(t *testing.T) {
-	ds, err := datasets.Load("uniform", datasets.Options{N: 30, Dim: 2, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	train, err := triplets.Random(ds.X, 200, triplets.Noise{}, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	problem := uniformProblem(t, 30, 200, triplets.Noise{})
 	cpuOnly := 0
 	for _, name := range embed.Names() {
 		info, err := embed.Lookup(name)
@@ -42,15 +34,7 @@ func TestCUDAOnlyWhereListed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := embed.Problem{Dim: 2, Train: train}
-			if info.Active {
-				o, err := triplets.NewOracle(ds.X, triplets.Noise{}, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p = embed.Problem{Dim: 2, Oracle: o}
-			}
-			_, err = alg.Fit(context.Background(), p, embed.Options{Backend: embed.BackendCUDA, MaxEpochs: 1})
+			_, err = alg.Fit(context.Background(), problem(info), embed.Options{Backend: embed.BackendCUDA, MaxEpochs: 1})
 			if !errors.Is(err, embed.ErrNotSupported) || !strings.Contains(err.Error(), name) {
 				t.Errorf("Fit on cuda: %v, want an error naming %s and wrapping ErrNotSupported", err, name)
 			}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	_ "github.com/oe-lab/oe/lib/algorithms"
-	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -20,14 +19,7 @@ import (
 // method splits its work: 300 items, 20,000 triplets, more than one chunk
 // of each parallel pass.
 func TestResultIndependentOfThreads(t *testing.T) {
-	ds, err := datasets.Load("uniform", datasets.Options{N: 300, Dim: 3, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	train, err := triplets.Random(ds.X, 20_000, triplets.Noise{}, 3, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	problem := uniformProblem(t, 300, 20_000, triplets.Noise{Model: triplets.Bernoulli, Level: 0.1})
 	for _, name := range embed.Names() {
 		t.Run(name, func(t *testing.T) {
 			info, err := embed.Lookup(name)
@@ -40,15 +32,7 @@ func TestResultIndependentOfThreads(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p := embed.Problem{Dim: 2, Train: train}
-				if info.Active {
-					o, err := triplets.NewOracle(ds.X, triplets.Noise{Model: triplets.Bernoulli, Level: 0.1}, 5)
-					if err != nil {
-						t.Fatal(err)
-					}
-					p = embed.Problem{Dim: 2, Oracle: o}
-				}
-				res, err := alg.Fit(context.Background(), p, embed.Options{Seed: 9, Threads: threads, MaxEpochs: 20})
+				res, err := alg.Fit(context.Background(), problem(info), embed.Options{Seed: 9, Threads: threads, MaxEpochs: 20})
 				if err != nil {
 					t.Fatal(err)
 				}
