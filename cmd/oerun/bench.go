@@ -76,7 +76,7 @@ func benchCommand(args []string) error {
 		}
 		n := spec.N
 		m := triplets.Count(2, n, sz.d)
-		times, err := tripletloss.EpochTimes(alg, n, sz.d, m, *epochs, nthreads, *seed)
+		times, err := tripletloss.EpochTimes(alg, n, sz.d, m, *epochs, *seed, nthreads)
 		if err != nil {
 			return err
 		}

@@ -14,9 +14,11 @@ import (
 // methods) on synthetic input: m uniformly random triplets over n items in d
 // dimensions, embedding uniform in [0,1). With random triplets nearly every
 // SOE hinge is active, the expensive case. One untimed warm-up epoch runs
-// first. threads ≤ 0 means GOMAXPROCS. It backs the package's benchmarks and
-// `oerun bench`, and does what bench/baseline/soe_epoch.c does in C.
-func EpochTimes(alg embed.Algorithm, n, d, m, epochs, threads int, seed uint64) ([]time.Duration, error) {
+// first. seed draws the triplets and the embedding; threads ≤ 0 means
+// GOMAXPROCS (seed before threads, as in triplets.Random). It backs the
+// package's benchmarks and `oerun bench`, and does what
+// bench/baseline/soe_epoch.c does in C.
+func EpochTimes(alg embed.Algorithm, n, d, m, epochs int, seed uint64, threads int) ([]time.Duration, error) {
 	meth, ok := alg.(method)
 	if !ok {
 		return nil, fmt.Errorf("tripletloss: %s is not a triplet-loss method", alg.Name())
@@ -28,7 +30,7 @@ func EpochTimes(alg embed.Algorithm, n, d, m, epochs, threads int, seed uint64) 
 	if err != nil {
 		return nil, err
 	}
-	k, batch, err := benchKernel(r, n, d, m, threads, seed)
+	k, batch, err := benchKernel(r, n, d, m, seed, threads)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +53,7 @@ func EpochTimes(alg embed.Algorithm, n, d, m, epochs, threads int, seed uint64) 
 	return times, nil
 }
 
-func benchKernel(r run, n, d, m, threads int, seed uint64) (*kernel, int, error) {
+func benchKernel(r run, n, d, m int, seed uint64, threads int) (*kernel, int, error) {
 	if threads <= 0 {
 		threads = defaultThreads()
 	}

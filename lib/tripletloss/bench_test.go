@@ -52,7 +52,7 @@ func BenchmarkSOEEpoch(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			k, batch, err := benchKernel(r, sz.n, sz.d, sz.m, 0, 1)
+			k, batch, err := benchKernel(r, sz.n, sz.d, sz.m, 1, 0)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/oe-lab/oe/lib/triplets"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/triplets"
 )
 
 // Five points on a line; every generated triplet (i, j, k) puts j nearer to
