@@ -19,10 +19,16 @@ import (
 	"github.com/oe-lab/oe/runner/job"
 )
 
-// embeddingEncoding names the blob format of embeddings.data: the row-major
-// float64 values, little-endian, gzip-compressed. embeddings.labels holds the
-// labels as little-endian int32, gzip-compressed.
-const embeddingEncoding = "f64le+gzip"
+// Encodings of embeddings.data (the column embeddings.encoding): the
+// row-major values, little-endian, gzip-compressed, as float32 (what Put
+// writes: an embedding is stored to be drawn, and float32 halves it) or as
+// float64 (what databases before it hold; Get reads both).
+// embeddings.labels holds the labels as little-endian int32,
+// gzip-compressed.
+const (
+	encodingF32 = "f32le+gzip"
+	encodingF64 = "f64le+gzip"
+)
 
 // ErrNotFound is returned by Get for a key that is not stored.
 var ErrNotFound = errors.New("store: run not found")
@@ -122,12 +128,14 @@ func orNaN(v sql.NullFloat64) float64 {
 	return v.Float64
 }
 
+// encodeEmbedding returns x's values as encodingF32 and the labels (nil
+// without), each gzip-compressed.
 func encodeEmbedding(x *mat.Dense, labels []int) (data, lab []byte, err error) {
 	rows, cols := x.Dims()
-	raw := make([]byte, 0, 8*rows*cols)
+	raw := make([]byte, 0, 4*rows*cols)
 	for i := 0; i < rows; i++ {
 		for j := 0; j < cols; j++ {
-			raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(x.At(i, j)))
+			raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(float32(x.At(i, j))))
 		}
 	}
 	if data, err = gz(raw); err != nil {
@@ -144,20 +152,31 @@ func encodeEmbedding(x *mat.Dense, labels []int) (data, lab []byte, err error) {
 	return data, lab, err
 }
 
+// decodeEmbedding reads an embedding of either encoding and its labels.
 func decodeEmbedding(enc string, rows, cols int, data, labels []byte) (*mat.Dense, []int, error) {
-	if enc != embeddingEncoding {
+	var width int
+	switch enc {
+	case encodingF32:
+		width = 4
+	case encodingF64:
+		width = 8
+	default:
 		return nil, nil, fmt.Errorf("unknown embedding encoding %q", enc)
 	}
 	raw, err := gunzip(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(raw) != 8*rows*cols || rows < 1 || cols < 1 {
-		return nil, nil, fmt.Errorf("embedding blob has %d bytes for %d×%d", len(raw), rows, cols)
+	if len(raw) != width*rows*cols || rows < 1 || cols < 1 {
+		return nil, nil, fmt.Errorf("embedding blob of encoding %s has %d bytes for %d×%d", enc, len(raw), rows, cols)
 	}
 	vals := make([]float64, rows*cols)
 	for i := range vals {
-		vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+		if width == 4 {
+			vals[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:])))
+		} else {
+			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+		}
 	}
 	x := mat.NewDense(rows, cols, vals)
 	if labels == nil {

@@ -35,18 +35,19 @@ func canonical(seed uint64) job.Canonical {
 	return c
 }
 
-// record builds an ok run with epochs trace entries and an n×2 embedding.
+// record builds an ok run with epochs trace entries, each with a train
+// error, and an n×2 embedding whose values float32 holds exactly.
 func record(seed uint64, epochs, n int) Record {
 	emb := mat.NewDense(n, 2, nil)
 	labels := make([]int, n)
 	for i := 0; i < n; i++ {
 		emb.Set(i, 0, float64(i)+0.25)
-		emb.Set(i, 1, -float64(i)/3)
+		emb.Set(i, 1, -float64(i)/4)
 		labels[i] = i % 4
 	}
 	trace := make([]embed.Epoch, epochs)
 	for e := range trace {
-		trace[e] = embed.Epoch{Epoch: e + 1, Loss: 1 / float64(e+1), TrainError: math.NaN(), Elapsed: time.Duration(e) * time.Millisecond}
+		trace[e] = embed.Epoch{Epoch: e + 1, Loss: 1 / float64(e+1), TrainError: 0.5 / float64(e+1), Elapsed: time.Duration(e) * time.Millisecond}
 	}
 	return Record{
 		Job: canonical(seed), Status: OK,
@@ -89,7 +90,7 @@ func TestPutGetRoundTrip(t *testing.T) {
 		{"config", got.Job.Config.Algorithm == "storefake" && got.Job.Config.Params["mu"] == 0.5 && got.Job.Version == 3},
 		{"metric", o.Metrics[job.TestError] == 0.125},
 		{"NaN metric", math.IsNaN(o.Metrics[job.KNNError])},
-		{"trace", len(o.Trace) == 5 && o.Trace[4].Loss == 0.2 && math.IsNaN(o.Trace[4].TrainError)},
+		{"trace", len(o.Trace) == 5 && o.Trace[4].Loss == 0.2 && o.Trace[4].TrainError == 0.1},
 		{"embedding", o.Embedding != nil && mat.Equal(o.Embedding, want.Outcome.Embedding)},
 		{"labels", len(o.Labels) == 7 && o.Labels[5] == 1},
 		{"stop reason", o.StopReason == embed.StopConverged.String() && o.Threads == 2},

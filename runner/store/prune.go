@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+)
+
+// Pruned says what Prune removed.
+type Pruned struct {
+	// Embeddings counts the embeddings deleted, and Reencoded the float64
+	// ones kept that are now float32.
+	Embeddings, Reencoded int
+	// Epochs counts the trace rows deleted.
+	Epochs int
+	// Before and After are the database file's size in bytes.
+	Before, After int64
+}
+
+// String reads like "778 embeddings deleted, 210 re-encoded as float32,
+// 80687 trace rows deleted: 26804224 → 4100096 bytes".
+func (p Pruned) String() string {
+	return fmt.Sprintf("%d embeddings deleted, %d re-encoded as float32, %d trace rows deleted: %d → %d bytes",
+		p.Embeddings, p.Reencoded, p.Epochs, p.Before, p.After)
+}
+
+// Prune brings a database written before the present storage rules to them,
+// then compacts the file (VACUUM). In one transaction it
+//
+//   - deletes the embedding of every run that some script execution lists
+//     (experiment_runs) when keep, given the declarations of all the rows
+//     that list it (experiment_runs.declared, "" where none is recorded),
+//     returns false: the scripts declare which embeddings their reports
+//     draw. A run that no execution lists keeps its embedding, as one stored
+//     by a script that has not completed yet (a campaign under way) does;
+//   - re-encodes the float64 embeddings it keeps as float32, as Put writes
+//     them;
+//   - deletes the trace rows that Put does not write (storedEpochs).
+//
+// The runs, their metrics and the script executions are left as they are.
+func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (Pruned, error) {
+	var p Pruned
+	var err error
+	if p.Before, err = s.size(); err != nil {
+		return p, err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return p, fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT e.run_key, coalesce(x.declared, '') FROM embeddings e
+		JOIN experiment_runs x ON x.run_key = e.run_key ORDER BY e.run_key`)
+	if err != nil {
+		return p, fmt.Errorf("store: %w", err)
+	}
+	listed := map[string][]string{}
+	var order []string
+	for rows.Next() {
+		var key, declared string
+		if err := rows.Scan(&key, &declared); err != nil {
+			rows.Close()
+			return p, fmt.Errorf("store: %w", err)
+		}
+		if _, ok := listed[key]; !ok {
+			order = append(order, key)
+		}
+		listed[key] = append(listed[key], declared)
+	}
+	if err := rows.Close(); err != nil {
+		return p, fmt.Errorf("store: %w", err)
+	}
+	for _, key := range order {
+		if keep(listed[key]) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM embeddings WHERE run_key = ?", key); err != nil {
+			return p, fmt.Errorf("store: %w", err)
+		}
+		p.Embeddings++
+	}
+	if p.Reencoded, err = reencode(ctx, tx); err != nil {
+		return p, err
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM epochs WHERE train_error IS NULL
+		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_key = epochs.run_key)`)
+	if err != nil {
+		return p, fmt.Errorf("store: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return p, fmt.Errorf("store: %w", err)
+	}
+	p.Epochs = int(n)
+	if err := tx.Commit(); err != nil {
+		return p, fmt.Errorf("store: commit: %w", err)
+	}
+	if err := s.Vacuum(ctx); err != nil {
+		return p, err
+	}
+	p.After, err = s.size()
+	return p, err
+}
+
+// reencode rewrites the float64 embeddings as float32 and returns how many
+// it rewrote.
+func reencode(ctx context.Context, tx *sql.Tx) (int, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT run_key, rows, cols, data, labels FROM embeddings WHERE encoding = ?", encodingF64)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	type blob struct {
+		key          string
+		rows, cols   int
+		data, labels []byte
+	}
+	var old []blob
+	for rows.Next() {
+		var b blob
+		if err := rows.Scan(&b.key, &b.rows, &b.cols, &b.data, &b.labels); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("store: %w", err)
+		}
+		old = append(old, b)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	for _, b := range old {
+		x, _, err := decodeEmbedding(encodingF64, b.rows, b.cols, b.data, b.labels)
+		if err != nil {
+			return 0, fmt.Errorf("store: run %s: %w", b.key, err)
+		}
+		data, _, err := encodeEmbedding(x, nil)
+		if err != nil {
+			return 0, fmt.Errorf("store: run %s: %w", b.key, err)
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET encoding = ?, data = ? WHERE run_key = ?", encodingF32, data, b.key); err != nil {
+			return 0, fmt.Errorf("store: %w", err)
+		}
+	}
+	return len(old), nil
+}
+
+// Vacuum compacts the database file (VACUUM) and folds the write-ahead log
+// into it, so that the file alone holds every row at its smallest.
+func (s *Store) Vacuum(ctx context.Context) error {
+	for _, q := range []string{"VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("store: %s %s: %w", q, s.path, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) size() (int64, error) {
+	st, err := os.Stat(s.path)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return st.Size(), nil
+}

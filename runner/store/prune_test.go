@@ -1,0 +1,181 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/embed"
+)
+
+// TestStoredEpochs: Put keeps of a trace the epochs with a measured train
+// error (the stopping rule's checks) and the last one.
+func TestStoredEpochs(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name  string
+		train []float64 // train error per epoch 1, 2, ...
+		want  []int     // epochs stored
+	}{
+		{"checks every second epoch and the last", []float64{nan, 0.4, nan, 0.3, nan}, []int{2, 4, 5}},
+		{"a check at the last epoch once", []float64{nan, 0.4, nan, 0.3}, []int{2, 4}},
+		{"no check: the last epoch", []float64{nan, nan, nan}, []int{3}},
+		{"every epoch checked", []float64{0.5, 0.4, 0.3}, []int{1, 2, 3}},
+		{"an infinite error counts as not measured", []float64{math.Inf(1), 0.2, nan}, []int{2, 3}},
+		{"no trace", nil, nil},
+	}
+	for _, tc := range tests {
+		trace := make([]embed.Epoch, len(tc.train))
+		for i, v := range tc.train {
+			trace[i] = embed.Epoch{Epoch: i + 1, Loss: 1, TrainError: v}
+		}
+		var got []int
+		for _, e := range storedEpochs(trace) {
+			got = append(got, e.Epoch)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: stored epochs %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestEmbeddingEncodings: Put writes float32; Get reads float32 and the
+// float64 blobs of databases written before, and refuses an unknown
+// encoding or a blob of the wrong size, naming them.
+func TestEmbeddingEncodings(t *testing.T) {
+	x := mat.NewDense(3, 2, []float64{1.25, -2, 3.5, 1e-3, -7, 0})
+	labels := []int{2, 0, 1}
+	f64 := make([]byte, 0, 48)
+	for _, v := range x.RawMatrix().Data {
+		f64 = binary.LittleEndian.AppendUint64(f64, math.Float64bits(v))
+	}
+	f64gz, err := gz(f64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f32gz, labgz, err := encodeEmbedding(x, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, enc string
+		data      []byte
+		want      *mat.Dense // 1e-3 is not a float32: within its rounding
+		wantErr   string
+	}{
+		{"float32, as Put writes it", encodingF32, f32gz, x, ""},
+		{"float64, as written before", encodingF64, f64gz, x, ""},
+		{"unknown encoding", "f16le", f32gz, nil, `unknown embedding encoding "f16le"`},
+		{"float64 blob read as float32", encodingF32, f64gz, nil, "has 48 bytes for 3×2"},
+	}
+	for _, tc := range tests {
+		got, gotLabels, err := decodeEmbedding(tc.enc, 3, 2, tc.data, labgz)
+		switch {
+		case tc.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case !mat.EqualApprox(got, tc.want, 1e-7) || !slices.Equal(gotLabels, labels):
+			t.Errorf("%s: got %v %v, want %v %v", tc.name, mat.Formatted(got), gotLabels, mat.Formatted(tc.want), labels)
+		}
+	}
+	if len(f32gz) >= len(f64gz) {
+		t.Errorf("float32 blob %d bytes, float64 %d: not smaller", len(f32gz), len(f64gz))
+	}
+}
+
+// TestPrune: embeddings that no execution's declarations keep are deleted,
+// those of runs no execution lists stay, kept float64 ones become float32,
+// trace rows between the checks go, and everything else stays.
+func TestPrune(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	for seed := uint64(1); seed <= 4; seed++ {
+		r := record(seed, 6, 5)
+		for i := range r.Outcome.Trace {
+			if i%3 != 2 {
+				r.Outcome.Trace[i].TrainError = math.NaN() // checks at epochs 3 and 6
+			}
+		}
+		if err := s.Put(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What a database written before holds: every epoch of run 1's trace,
+	// and run 2's embedding as float64.
+	for e := 1; e <= 6; e++ {
+		if _, err := s.DB().Exec("INSERT OR IGNORE INTO epochs (run_key, epoch, loss, train_error, elapsed_seconds) VALUES (?, ?, 1, NULL, 0)", canonical(1).Key, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := record(2, 1, 5).Outcome.Embedding
+	raw := make([]byte, 0, 80)
+	for _, v := range want.RawMatrix().Data {
+		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(v))
+	}
+	blob, _ := gz(raw)
+	if _, err := s.DB().Exec("UPDATE embeddings SET encoding = ?, data = ? WHERE run_key = ?", encodingF64, blob, canonical(2).Key); err != nil {
+		t.Fatal(err)
+	}
+	// Runs 1 and 2 are kept by one of their declarations, run 3 by none;
+	// run 4 is listed by no execution.
+	for _, x := range []struct {
+		name  string
+		seeds []uint64
+		decl  []string
+	}{{"general", []uint64{1, 2, 3}, []string{"keep", "", "drop"}}, {"noise", []uint64{2}, []string{"keep"}}} {
+		var members []Member
+		for i, seed := range x.seeds {
+			members = append(members, Member{Key: canonical(seed).Key, Declared: x.decl[i]})
+		}
+		if err := s.RecordExecution(ctx, x.name, "quick", "h", members); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var asked [][]string
+	p, err := s.Prune(ctx, func(declared []string) bool {
+		asked = append(asked, slices.Sorted(slices.Values(declared)))
+		return slices.Contains(declared, "keep")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(asked) != 3 {
+		t.Errorf("keep asked about %v, want the 3 listed runs with embeddings", asked)
+	}
+	if p.Embeddings != 1 || p.Reencoded != 1 || p.Epochs != 4 || p.Before <= 0 || p.After <= 0 {
+		t.Errorf("pruned %+v, want 1 embedding deleted, 1 re-encoded, 4 epochs (1, 2, 4, 5 of run 1) deleted", p)
+	}
+	for seed, keep := range map[uint64]bool{1: true, 2: true, 3: false, 4: true} {
+		r, err := s.Get(ctx, canonical(seed).Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Outcome.Embedding != nil; got != keep {
+			t.Errorf("run %d: embedding kept %v, want %v", seed, got, keep)
+		}
+		if epochs := len(r.Outcome.Trace); epochs != 2 {
+			t.Errorf("run %d: %d epochs, want 2 (the checks at 3 and 6)", seed, epochs)
+		}
+		if r.Outcome.Metrics["test_error"] != 0.125 {
+			t.Errorf("run %d: metrics changed: %v", seed, r.Outcome.Metrics)
+		}
+	}
+	r, _ := s.Get(ctx, canonical(2).Key)
+	var enc string
+	s.DB().QueryRow("SELECT encoding FROM embeddings WHERE run_key = ?", canonical(2).Key).Scan(&enc)
+	if enc != encodingF32 || !mat.Equal(r.Outcome.Embedding, want) {
+		t.Errorf("run 2: encoding %s, embedding %v; want %s, %v", enc, mat.Formatted(r.Outcome.Embedding), encodingF32, mat.Formatted(want))
+	}
+	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
+		t.Errorf("integrity_check = %q, %v", res, err)
+	}
+}
