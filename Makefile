@@ -14,7 +14,7 @@ GO ?= go
 CUDA_INCLUDE ?=
 CUDA_ENV := $(if $(CUDA_INCLUDE),CGO_CFLAGS="-O2 -g -I$(CUDA_INCLUDE)")
 
-.PHONY: all build test vet fmt bench reproduce cuda cuda-tests ptx clean
+.PHONY: all build test vet fmt bench reproduce campaign prune cuda cuda-tests ptx clean
 
 all: build
 
@@ -39,11 +39,37 @@ bench:
 
 # reproduce runs every experiment script at PROFILE (quick: the whole paper
 # in under an hour on two cores; paper: full scale), executing only the runs
-# results.db does not hold yet, and writes reports/.
+# results.db does not hold yet, and writes reports/$(PROFILE)/.
 PROFILE ?= quick
 JOBS ?= 0
 reproduce: build
 	bin/oerun run --profile $(PROFILE) --jobs $(JOBS) experiments/*.go
+
+# campaign spends BUDGET (a duration: 2h, 90m) on the paper profile at low
+# priority (nice), cheapest runs first, then writes reports/paper/ and says
+# what remains (runs, estimated cost). It can be stopped at any moment (Ctrl-C,
+# kill, a lost machine): every finished run is stored, one in flight leaves
+# nothing; run it again to go on. It is limited to the runs of at most
+# MAX_ITEMS items (7,291: USPS's size, and with it every run of at most 2,000
+# items), leaves out the methods in EXCLUDE (a,b: those whose versions are
+# about to change), and stores embeddings of at most MAX_EMBEDDING values
+# (4,000: the 2-D shape sets' grids; a CHAR embedding in d = 30 is 54,000
+# values, and the grids of the campaign's runs would add 25 MB to
+# results.db at full size).
+BUDGET ?= 2h
+MAX_ITEMS ?= 7291
+MAX_EMBEDDING ?= 4000
+EXCLUDE ?=
+campaign: build
+	nice -n 19 bin/oerun run --profile paper --budget $(BUDGET) --jobs $(JOBS) --max-items $(MAX_ITEMS) \
+		--max-embedding $(MAX_EMBEDDING) $(if $(EXCLUDE),--exclude-algorithms $(EXCLUDE)) experiments/*.go
+
+# prune deletes from results.db what no report uses (embeddings no script
+# declares with KeepEmbedding, trace epochs between the stopping rule's
+# checks), re-encodes the float64 embeddings of older databases as float32,
+# and compacts the file (VACUUM).
+prune: build
+	bin/oerun prune
 
 # cuda builds bin/oerun-cuda: oerun with the GPU backend (--backend cuda),
 # stripped (-s -w: 31 MB) so that it fits, with a dataset, in what a GPU

@@ -55,7 +55,7 @@ func TestDeclare(t *testing.T) {
 				t.Errorf("%s: run %.12s declared by %q (%s), want demo's runnerfake with an evaluation", st.name, r.Job.Key, r.Experiment, r.Job.Config.Algorithm)
 			}
 		}
-		if _, err := os.Stat(filepath.Join(reports, "reads_demo.md")); err == nil {
+		if _, err := os.Stat(filepath.Join(reports, "smoke", "reads_demo.md")); err == nil {
 			t.Errorf("%s: Declare wrote a report", st.name)
 		}
 		if _, err := os.Stat(db); st.before == nil && err == nil {

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/oe-lab/oe/runner/evaluate"
 	"github.com/oe-lab/oe/runner/execute"
@@ -17,6 +19,7 @@ import (
 	"github.com/oe-lab/oe/runner/hostinfo"
 	"github.com/oe-lab/oe/runner/internal/session"
 	"github.com/oe-lab/oe/runner/interp"
+	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/report"
 	"github.com/oe-lab/oe/runner/store"
 )
@@ -34,7 +37,10 @@ type Options struct {
 	Script string
 	// DB is the results database (default DefaultDB).
 	DB string
-	// Reports is the folder reports are written to (default DefaultReports).
+	// Reports is the folder of the reports (default DefaultReports): a
+	// script's report is <Reports>/<Profile>/<name>.md, each profile's
+	// reports in their own folder, and <Reports>/README.md lists them side
+	// by side (report.Overview).
 	Reports string
 	// Profile is smoke, quick or paper (default quick).
 	Profile string
@@ -67,6 +73,9 @@ type Options struct {
 	// Run executes none of them. The report says they are missing, and Run
 	// records the script's execution only when it deferred none.
 	Defer func([]execute.Pending)
+	// Estimate, when set, estimates how long a missing run would take
+	// (runner/plan's Model): a report with missing runs states their cost.
+	Estimate func(job.Config) time.Duration
 	// declareOnly: see Declare.
 	declareOnly bool
 }
@@ -81,14 +90,18 @@ type Result struct {
 	Doc *report.Doc
 	// Deferred counts the runs handed to Options.Defer.
 	Deferred int
+	// declared are the runs the script declared or read, in order.
+	declared []session.Declaration
 }
 
-// Run executes the script as opt says and writes its report. A failed run
-// does not make Run fail; a mistake in the script does, with its file and
-// line. Unless opt.ReportOnly, the store records which runs the script
-// declared at the profile (experiment_runs) once it completes. A script
+// Run executes the script as opt says and writes its report into
+// ReportsDir(opt). A failed run does not make Run fail; a mistake in the
+// script does, with its file and line. Unless opt.ReportOnly, the store
+// records which runs the script declared at the profile (experiment_runs)
+// once it completes with every run it declares or reads stored. A script
 // that reads another's runs (exp's Section) may have Run execute that
-// script first, with the same options.
+// script first, with the same options, or, where Run executes nothing
+// (ReportOnly, Defer), declare it.
 func Run(ctx context.Context, opt Options) (Result, error) {
 	opt = withDefaults(opt)
 	var res Result
@@ -188,6 +201,29 @@ func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
 	return runs, nil
 }
 
+// Prune brings the database at path to what Run stores now (store.Prune):
+// it deletes the embeddings that no script declares with KeepEmbedding in
+// its recorded executions, re-encodes the others as float32, deletes the
+// trace epochs between the stopping rule's checks, and compacts the file.
+// The scripts' runs and metrics are untouched. A declaration that cannot
+// be read (none recorded: schema version 1) keeps the embedding.
+func Prune(ctx context.Context, path string) (store.Pruned, error) {
+	st, err := store.Open(path)
+	if err != nil {
+		return store.Pruned{}, err
+	}
+	defer st.Close()
+	return st.Prune(ctx, func(declared []string) bool {
+		for _, d := range declared {
+			var r exp.Run
+			if d == "" || json.Unmarshal([]byte(d), &r) != nil || r.KeepEmbedding {
+				return true
+			}
+		}
+		return false
+	})
+}
+
 func checkProfile(p string) error {
 	switch exp.Profile(p) {
 	case exp.Smoke, exp.Quick, exp.Paper:
@@ -219,6 +255,7 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	name := strings.TrimSuffix(filepath.Base(opt.Script), ".go")
 	s := &session.Session{
 		Name: name, ScriptDir: filepath.Dir(opt.Script), Profile: opt.Profile, ReportOnly: opt.ReportOnly,
+		DeclareOnly: opt.declareOnly, Estimate: opt.Estimate,
 		Store: st, Command: command(opt), Parent: parent, Exec: Executor(opt, st, name),
 	}
 	// A script that Section requires hands its runs to the same Defer, but
@@ -244,6 +281,14 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 		fmt.Fprintf(opt.Stderr, "%s: %v; report %s\n", sub.Script, r.Summary, r.Report)
 		return r.Summary, nil
 	}
+	// A script that Section reads where it executes nothing is declared
+	// inside the reading one, quietly, with the same Defer.
+	s.DeclareScript = func(script string) ([]session.Declaration, error) {
+		sub := opt
+		sub.Script, sub.declareOnly, sub.Stdout, sub.Stderr = script, true, io.Discard, io.Discard
+		r, err := run(ctx, sub, st, s)
+		return r.declared, err
+	}
 	// A required script runs inside the requiring one: its session is
 	// current until it ends, then the requiring one's again.
 	defer session.Set(session.Set(s))
@@ -253,34 +298,60 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	s.Lock()
 	doc, sum := s.Doc, s.Summary
 	s.Unlock()
-	res.Summary, res.Doc, res.Deferred = sum, doc, int(deferred.Load())
+	res.Summary, res.Doc, res.Deferred, res.declared = sum, doc, int(deferred.Load()), s.Declared()
 	if doc == nil {
 		return res, errors.New(opt.Script + ": the script never called exp.Begin, so there is no report")
 	}
 	if opt.build || opt.declareOnly {
 		return res, nil
 	}
+	dir := ReportsDir(opt)
 	if opt.ReportOnly && !opt.Force {
-		if err := doc.CheckReplace(opt.Reports); err != nil {
+		if err := doc.CheckReplace(dir); err != nil {
 			return res, err
 		}
 	}
-	if err := doc.Write(opt.Reports); err != nil {
+	if err := doc.Write(dir); err != nil {
 		return res, err
 	}
-	if err := report.Index(opt.Reports); err != nil {
+	if err := report.Index(dir); err != nil {
 		return res, err
 	}
-	res.Report = filepath.Join(opt.Reports, name+".md")
+	if err := report.Overview(opt.Reports, profiles); err != nil {
+		return res, err
+	}
+	res.Report = filepath.Join(dir, name+".md")
 	// Only now, with the script and its report complete: an execution that
 	// failed half-way must not replace the runs of the last complete one,
-	// nor may one that left runs missing (deferred) stand for them.
-	if !opt.ReportOnly && res.Deferred == 0 {
+	// nor may one that left runs missing (deferred, or missing from a
+	// section it read) stand for them.
+	if !opt.ReportOnly && res.Deferred == 0 && doc.Missing == 0 {
 		if err := st.RecordExecution(ctx, name, opt.Profile, hash, s.Members()); err != nil {
 			return res, err
 		}
 	}
 	return res, nil
+}
+
+// ReportsDir returns the folder of opt's reports: the profile's folder in
+// opt.Reports.
+func ReportsDir(opt Options) string {
+	opt = withDefaults(opt)
+	return filepath.Join(opt.Reports, opt.Profile)
+}
+
+// profiles are the profiles as the overview of reports describes them:
+// quick and paper side by side, smoke only described, as git ignores its
+// folder (.gitignore) so that a smoke run never changes a committed report.
+var profiles = []report.Profile{
+	{Name: string(exp.Quick), Column: true, About: "every section at a reduced scale, the whole paper in about an hour " +
+		"on two cores (`make reproduce`): datasets subsampled to 100–1,000 items, epochs capped, one or two repetitions, " +
+		"FMNIST standing in for the datasets whose files are not here. Its findings are explained by scale where they fail."},
+	{Name: string(exp.Paper), Column: true, About: "the paper's sizes, epochs (the stopping rule alone) and repetitions, " +
+		"as far as the budgeted campaign has reached (`make campaign BUDGET=2h`, cheapest runs first): a report " +
+		"with runs missing says how many are done, how many are missing and their estimated cost."},
+	{Name: string(exp.Smoke), About: "seconds per script, what the tests and CI run; git ignores the folder, so a smoke " +
+		"run never overwrites a committed report."},
 }
 
 func withDefaults(o Options) Options {

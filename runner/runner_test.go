@@ -64,23 +64,37 @@ func TestRunCachesAndReports(t *testing.T) {
 			t.Errorf("%s: %v after %d evaluations, want %s after %d", st.name, res.Summary, calls.Load(), st.wantSum, st.wantCalls)
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "reports", "demo.md"))
+	md, err := os.ReadFile(filepath.Join(dir, "reports", "smoke", "demo.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
 		"# Does the fake algorithm get better with more triplets?",
+		"Profile **smoke**, 6 runs.",
 		"Algorithm notregistered is not implemented in this build yet (not registered); its runs were skipped. (6 runs)",
 		"| runnerfake | 0.405 ± 0.007 | 0.205 ± 0.007 | 0.105 ± 0.007 |",
-		"demo/01-test-error-against-lambda.png", "demo/02-test-error.svg", "demo/03-embedding.png",
+		"](demo/01-test-error-against-lambda.", "](demo/02-test-error.", "](demo/03-embedding.",
 		"oerun testdata/demo.go --profile smoke --db " + opt.DB,
 	} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "reports", "README.md")); err != nil {
-		t.Error("no reports index:", err)
+	for _, index := range []string{"README.md", "smoke/README.md"} {
+		if _, err := os.Stat(filepath.Join(dir, "reports", index)); err != nil {
+			t.Error("no reports index:", err)
+		}
+	}
+	// Only the run the scatter plot draws (λ = 1, repetition 0) keeps its
+	// embedding.
+	st, err := store.OpenReadOnly(opt.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var kept int
+	if err := st.DB().QueryRow("SELECT count(*) FROM embeddings").Scan(&kept); err != nil || kept != 1 {
+		t.Errorf("%d embeddings stored (%v), want the one of λ = 1, repetition 0", kept, err)
 	}
 }
 
@@ -93,8 +107,9 @@ func TestReportOnlyMarksMissingRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, "demo.md"))
-	if calls.Load() != 0 || !strings.Contains(string(md), "6 of 6 runs are not in the results database yet") {
+	md, _ := os.ReadFile(filepath.Join(dir, "smoke", "demo.md"))
+	if calls.Load() != 0 || !strings.Contains(string(md), "6 of 6 runs are not in the results database yet") ||
+		!strings.Contains(string(md), "Profile **smoke**, 0 of 6 runs done; 6 missing.") {
 		t.Errorf("%d evaluations; report:\n%s", calls.Load(), md)
 	}
 }
@@ -166,16 +181,22 @@ func TestReportRefusesToShrink(t *testing.T) {
 	if _, err := Run(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(reports, "demo.md")
+	path := filepath.Join(reports, "smoke", "demo.md")
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	figures := func() []string {
+		f, _ := filepath.Glob(filepath.Join(reports, "smoke", "demo", "03-embedding.*"))
+		return f
+	}
+	if len(figures()) != 1 {
+		t.Fatalf("figures %v, want one file of the scatter plot", figures())
 	}
 	tests := []struct {
 		name, db, profile, want string
 	}{
 		{"database without the runs", empty, "smoke", "demo.md shows 6 runs at profile smoke; the new report would show 0 runs, so it is not replaced"},
-		{"another profile", full, "quick", "demo.md shows 6 runs at profile smoke; the new report would show profile quick, so it is not replaced"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,8 +210,8 @@ func TestReportRefusesToShrink(t *testing.T) {
 			if after, _ := os.ReadFile(path); string(after) != string(before) {
 				t.Error("the report was replaced")
 			}
-			if _, err := os.Stat(filepath.Join(reports, "demo", "03-embedding.png")); err != nil {
-				t.Errorf("the report's figures are gone: %v", err)
+			if len(figures()) != 1 {
+				t.Errorf("the report's figures are gone: %v", figures())
 			}
 			o.Force = true
 			if _, err := Run(context.Background(), o); err != nil {
@@ -244,7 +265,7 @@ func TestReportStandInFromDatabase(t *testing.T) {
 	if _, err := Run(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "reports", "standin.md"))
+	md, err := os.ReadFile(filepath.Join(dir, "reports", "smoke", "standin.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,6 +276,43 @@ func TestReportStandInFromDatabase(t *testing.T) {
 	}
 	if strings.Contains(string(md), "not in the results database") {
 		t.Errorf("report has missing runs:\n%s", md)
+	}
+}
+
+// Each profile's reports are in their own folder: a report of another
+// profile is written beside, never over, and the overview lists both.
+func TestReportsPerProfile(t *testing.T) {
+	dir := t.TempDir()
+	var calls atomic.Int64
+	reports := filepath.Join(dir, "reports")
+	opt := Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "r.db"), Reports: reports, Profile: "quick",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	if _, err := Run(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	quick, err := os.ReadFile(filepath.Join(reports, "quick", "demo.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Profile = "smoke"
+	res, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report != filepath.Join(reports, "smoke", "demo.md") || res.Report != filepath.Join(ReportsDir(opt), "demo.md") {
+		t.Errorf("smoke report written to %s", res.Report)
+	}
+	if after, _ := os.ReadFile(filepath.Join(reports, "quick", "demo.md")); string(after) != string(quick) {
+		t.Error("the smoke run changed the quick report")
+	}
+	overview, err := os.ReadFile(filepath.Join(reports, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| demo | Does the fake algorithm get better with more triplets? | [6 runs](quick/demo.md) | — |", "**smoke** (`smoke/`)"} {
+		if !strings.Contains(string(overview), want) {
+			t.Errorf("overview lacks %q:\n%s", want, overview)
+		}
 	}
 }
 
@@ -280,5 +338,46 @@ func TestBuild(t *testing.T) {
 	}
 	if _, err := os.Stat(reports); !os.IsNotExist(err) {
 		t.Errorf("Build wrote %s (%v)", reports, err)
+	}
+}
+
+// Prune deletes the embeddings no declaration keeps: demo.go keeps that of
+// λ = 1, repetition 0; embeddings of its other runs, as a database written
+// before stores them, go.
+func TestPrune(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	var calls atomic.Int64
+	if _, err := Run(context.Background(), Options{Script: "testdata/demo.go", DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.DB().Exec(`INSERT INTO embeddings (run_key, rows, cols, encoding, data, labels)
+		SELECT r.key, e.rows, e.cols, e.encoding, e.data, e.labels FROM runs r, (SELECT * FROM embeddings LIMIT 1) e
+		WHERE r.lambda != 1`) // runnerfake's 4 runs of λ = 2 and 4
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prune(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Embeddings != 4 || p.Reencoded != 0 {
+		t.Errorf("pruned %+v, want the 4 embeddings of λ = 2 and 4 deleted", p)
+	}
+	st, err = store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var kept, keptLambda1 int
+	st.DB().QueryRow("SELECT count(*), sum(r.lambda = 1) FROM embeddings e JOIN runs r ON r.key = e.run_key").Scan(&kept, &keptLambda1)
+	if kept != 1 || keptLambda1 != 1 {
+		t.Errorf("%d embeddings kept, %d of λ = 1; want that one", kept, keptLambda1)
 	}
 }

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/oe-lab/oe/runner/execute"
+	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/store"
 )
 
@@ -61,32 +64,93 @@ func TestSectionReadsTheSectionsRuns(t *testing.T) {
 				st.wantSum, st.wantCalls, st.wantOut)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "reports", "demo.md")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "reports", "smoke", "demo.md")); err != nil {
 		t.Errorf("the executed section wrote no report: %v", err)
 	}
 }
 
-// TestSectionUnderReportOnly: oerun report executes no section; the report
-// notes what is missing and how to run it.
-func TestSectionUnderReportOnly(t *testing.T) {
+// TestSectionWhereNothingIsExecuted: oerun report, and the reports that
+// oerun run --budget writes (Defer), execute no section: Section reads the
+// runs the section declares now, as far as the database holds them — none,
+// some, all — and the reading script's report says how many are done and
+// missing, with their cost where estimated. The reading script's execution
+// is recorded only once nothing it reads is missing.
+func TestSectionWhereNothingIsExecuted(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	emptyDB(t, db)
 	var calls atomic.Int64
-	var stdout bytes.Buffer
-	_, err := Run(context.Background(), Options{Script: "testdata/reads_demo.go", DB: db, Reports: dir,
-		Profile: "smoke", ReportOnly: true, Eval: fakeEval(&calls), Stdout: &stdout, Stderr: new(bytes.Buffer)})
-	if err != nil {
-		t.Fatal(err)
+	storeMissing := func(k int) { // stores the first k of demo's runs the database lacks
+		t.Helper()
+		runs, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: db, Profile: "smoke", Eval: fakeEval(&calls)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if _, err := (&execute.Executor{Store: st, Jobs: 1}).ExecutePending(context.Background(), runs[:k]); err != nil {
+			t.Fatal(err)
+		}
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, "reads_demo.md"))
-	note := "The runs of testdata/demo.go, which has not run at profile smoke, are missing or out of date here; " +
-		"run `oerun testdata/demo.go --profile smoke --db " + db + "` to bring them up to date."
-	if calls.Load() != 0 || !strings.Contains(stdout.String(), "demo: 0 runs") || !strings.Contains(string(md), note) {
-		t.Errorf("%d evaluations, printed %q; report:\n%s", calls.Load(), stdout.String(), md)
+	recorded := func() bool {
+		st, err := store.OpenReadOnly(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		_, ok, err := st.LastExecution(context.Background(), "reads_demo", "smoke")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
 	}
-	if _, err := os.Stat(filepath.Join(dir, "demo.md")); err == nil {
-		t.Error("report only executed demo.go")
+	steps := []struct {
+		name       string
+		store      int // demo's runs stored first
+		reportOnly bool
+		wantOut    string
+		wantMD     []string
+		recorded   bool
+	}{
+		{"report, none stored", 0, true, "demo: 6 runs, 0 ok", []string{"Profile **smoke**, 0 of 6 runs done; 6 missing (estimated cost 6.0s).",
+			"testdata/demo.go has not run at profile smoke: its runs are read as it declares them now, as far as the results database holds them.",
+			"6 of 6 demo runs are not in the results database yet"}, false},
+		{"report, some stored", 2, true, "demo: 6 runs, 2 ok", []string{"Profile **smoke**, 2 of 6 runs done; 4 missing (estimated cost 4.0s).",
+			"4 of 6 demo runs are not in the results database yet"}, false},
+		{"budget's reports, some stored", 0, false, "demo: 6 runs, 2 ok", []string{"Profile **smoke**, 2 of 6 runs done; 4 missing (estimated cost 4.0s)."}, false},
+		{"budget's reports, all stored", 4, false, "demo: 6 runs, 6 ok", []string{"Profile **smoke**, 6 runs."}, true},
+	}
+	for _, st := range steps {
+		storeMissing(st.store)
+		before := calls.Load()
+		var stdout bytes.Buffer
+		opt := Options{Script: "testdata/reads_demo.go", DB: db, Reports: dir, Profile: "smoke", ReportOnly: st.reportOnly,
+			Eval: fakeEval(&calls), Stdout: &stdout, Stderr: new(bytes.Buffer), Force: true,
+			Estimate: func(job.Config) time.Duration { return time.Second }}
+		if !st.reportOnly {
+			opt.Defer = func([]execute.Pending) {}
+		}
+		if _, err := Run(context.Background(), opt); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		md, _ := os.ReadFile(filepath.Join(dir, "smoke", "reads_demo.md"))
+		if calls.Load() != before || !strings.Contains(stdout.String(), st.wantOut) {
+			t.Errorf("%s: %d evaluations, printed %q; want none, %q", st.name, calls.Load()-before, stdout.String(), st.wantOut)
+		}
+		for _, want := range st.wantMD {
+			if !strings.Contains(string(md), want) {
+				t.Errorf("%s: report lacks %q:\n%s", st.name, want, md)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "smoke", "demo.md")); err == nil {
+			t.Errorf("%s: demo.go was executed, or its report written", st.name)
+		}
+		if got := recorded(); got != st.recorded {
+			t.Errorf("%s: reads_demo's execution recorded %v, want %v", st.name, got, st.recorded)
+		}
 	}
 }
 

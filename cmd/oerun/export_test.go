@@ -43,7 +43,7 @@ func readCSV(t *testing.T, path string) [][]string {
 func TestReportCommand(t *testing.T) {
 	dir := t.TempDir()
 	script := tinyExperiment(t, dir)
-	report := filepath.Join(dir, "reports", "tiny.md")
+	report := filepath.Join(dir, "reports", "smoke", "tiny.md")
 	before, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)
@@ -68,17 +68,23 @@ func TestReportCommand(t *testing.T) {
 		{"mistyped database", with("--db", "typo.db", "--profile", "smoke"), "store: stat typo.db: no such file or directory", false},
 		{"database without the runs", with("--db", "empty.db", "--profile", "smoke"),
 			"tiny.md shows 4 runs at profile smoke; the new report would show 0 runs, so it is not replaced (--force replaces it)", false},
-		{"another profile", with("--db", "results.db", "--profile", "quick"),
-			"tiny.md shows 4 runs at profile smoke; the new report would show profile quick, so it is not replaced (--force replaces it)", false},
 		{"run flags on report", with("--jobs", "2"), "flag provided but not defined: -jobs", true},
+		{"filter flags on report", with("--max-items", "10"), "flag provided but not defined: -max-items", true},
 	})
 	if after, _ := os.ReadFile(report); string(after) != string(before) {
 		t.Errorf("a refused report changed the one there:\n%s", after)
 	}
-	if _, stderr, code := cli(t, with("--db", "results.db", "--profile", "quick", "--force", "--quiet")...); code != 0 || stderr != "" {
+	// Another profile's report goes beside it.
+	if _, stderr, code := cli(t, with("--db", "results.db", "--profile", "quick", "--quiet")...); code != 0 || stderr != "" {
+		t.Errorf("--profile quick: exit %d, stderr %q", code, stderr)
+	}
+	if quick, _ := os.ReadFile(filepath.Join(dir, "reports", "quick", "tiny.md")); !strings.Contains(string(quick), "Profile **quick**, 4 runs.") {
+		t.Errorf("the quick report:\n%s", quick)
+	}
+	if _, stderr, code := cli(t, with("--db", "empty.db", "--profile", "smoke", "--force", "--quiet")...); code != 0 || stderr != "" {
 		t.Errorf("--force: exit %d, stderr %q", code, stderr)
 	}
-	if after, _ := os.ReadFile(report); !strings.Contains(string(after), "Profile **quick**, 4 runs.") {
+	if after, _ := os.ReadFile(report); !strings.Contains(string(after), "Profile **smoke**, 0 of 4 runs done; 4 missing (estimated cost ") {
 		t.Errorf("--force did not replace the report:\n%s", after)
 	}
 }

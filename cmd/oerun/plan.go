@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/plan"
+	"github.com/oe-lab/oe/runner/report"
 )
 
 func init() {
@@ -45,12 +47,29 @@ func (b *budgetFlag) Set(v string) error {
 	return nil
 }
 
+// filterFlags adds the flags that select which missing runs oerun plan
+// lists and oerun run --budget or --shard executes (plan.Filter).
+func filterFlags(fs *flag.FlagSet, f *plan.Filter) {
+	list := func(dst *[]string) func(string) error {
+		return func(v string) error {
+			algs, err := plan.ParseAlgorithms(v)
+			*dst = algs
+			return err
+		}
+	}
+	fs.Func("algorithms", "only the runs of these methods (`a,b,...`)", list(&f.Algorithms))
+	fs.Func("exclude-algorithms", "leave out the runs of these methods (`a,b,...`), e.g. those whose versions are about to change", list(&f.Exclude))
+	fs.IntVar(&f.MaxItems, "max-items", 0, "only the runs of at most `N` items (0: any)")
+}
+
 func planCommand(args []string) error {
 	fs := newFlags("plan", "[flags] experiments/X.go ...")
 	opt := runner.Options{}
+	var filter plan.Filter
 	fs.StringVar(&opt.DB, "db", runner.DefaultDB, "results database (SQLite), read only")
 	fs.StringVar(&opt.Profile, "profile", runner.DefaultProfile, "scale of the experiment: smoke, quick or paper")
 	fs.BoolVar(&opt.RetryFailed, "retry-failed", false, "count runs recorded as failed as missing")
+	filterFlags(fs, &filter)
 	shards := fs.Int("shards", 1, "show how the runs split over this many shards (Slurm array tasks)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	scripts, err := parseInterleaved(fs, args)
@@ -67,18 +86,24 @@ func planCommand(args []string) error {
 	if err != nil {
 		return err
 	}
+	var left []execute.Pending
+	p.Runs, left = filter.Apply(p.Runs)
 	split := plan.Split(p.Runs, *shards)
 	if *asJSON {
-		return writePlanJSON(os.Stdout, opt, p, split)
+		return writePlanJSON(os.Stdout, opt, p, split, left)
 	}
-	writePlan(os.Stdout, opt, p, split)
+	writePlan(os.Stdout, opt, p, split, filter, left)
 	return nil
 }
 
-// writePlan prints the plan as a table, its total and its split.
-func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending) {
+// writePlan prints the plan as a table, its total and its split, and what
+// the filter left out.
+func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, filter plan.Filter, left []execute.Pending) {
 	fmt.Fprintf(w, "%d runs missing from %s at profile %s, estimated %s (cost model calibrated on %d runs there)\n",
-		len(p.Runs), opt.DB, opt.Profile, plan.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated)
+		len(p.Runs), opt.DB, opt.Profile, report.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated)
+	if !filter.IsZero() {
+		fmt.Fprintf(w, "%s left out %d more, estimated %s\n", filter, len(left), report.FormatCost(plan.Total(left)))
+	}
 	if len(p.Runs) == 0 {
 		return
 	}
@@ -91,14 +116,14 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 			dataset += " (for " + c.StandsInFor + ")"
 		}
 		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", r.Job.Key, r.Experiment, dataset, plan.Items(c), c.Dim,
-			c.Algorithm, c.Backend, plan.FormatCost(r.Cost))
+			c.Algorithm, c.Backend, report.FormatCost(r.Cost))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "total: %d runs, estimated %s\n", len(p.Runs), plan.FormatCost(plan.Total(p.Runs)))
+	fmt.Fprintf(w, "total: %d runs, estimated %s\n", len(p.Runs), report.FormatCost(plan.Total(p.Runs)))
 	if len(split) > 1 {
 		fmt.Fprintf(w, "over %d shards:\n", len(split))
 		for i, sh := range split {
-			fmt.Fprintf(w, "  %v: %d runs, %s\n", plan.Shard{I: i, N: len(split)}, len(sh), plan.FormatCost(plan.Total(sh)))
+			fmt.Fprintf(w, "  %v: %d runs, %s\n", plan.Shard{I: i, N: len(split)}, len(sh), report.FormatCost(plan.Total(sh)))
 		}
 	}
 }
@@ -111,6 +136,10 @@ type planJSON struct {
 	TotalSeconds float64     `json:"total_seconds"`
 	Runs         []runJSON   `json:"runs"`
 	Shards       []shardJSON `json:"shards"`
+	// LeftOut counts the missing runs the filter flags left out, and
+	// LeftOutSeconds is their estimated cost.
+	LeftOut        int     `json:"left_out"`
+	LeftOutSeconds float64 `json:"left_out_seconds"`
 }
 
 type runJSON struct {
@@ -123,6 +152,8 @@ type runJSON struct {
 	Algorithm   string  `json:"algorithm"`
 	Backend     string  `json:"backend"`
 	CostSeconds float64 `json:"cost_seconds"`
+	// KeepEmbedding: a script declares the run with its embedding kept.
+	KeepEmbedding bool `json:"keep_embedding,omitempty"`
 }
 
 type shardJSON struct {
@@ -131,13 +162,13 @@ type shardJSON struct {
 	CostSeconds float64 `json:"cost_seconds"`
 }
 
-func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending) error {
+func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, left []execute.Pending) error {
 	out := planJSON{Database: opt.DB, Profile: opt.Profile, CalibratedOn: p.Model.Calibrated, Count: len(p.Runs),
-		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}}
+		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}, LeftOut: len(left), LeftOutSeconds: plan.Total(left).Seconds()}
 	for _, r := range p.Runs {
 		c := r.Job.Config
 		out.Runs = append(out.Runs, runJSON{Key: r.Job.Key, Experiment: r.Experiment, Dataset: c.Dataset, StandsInFor: c.StandsInFor,
-			N: plan.Items(c), Dim: c.Dim, Algorithm: c.Algorithm, Backend: c.Backend, CostSeconds: r.Cost.Seconds()})
+			N: plan.Items(c), Dim: c.Dim, Algorithm: c.Algorithm, Backend: c.Backend, CostSeconds: r.Cost.Seconds(), KeepEmbedding: r.KeepEmbedding})
 	}
 	for i, sh := range split {
 		out.Shards = append(out.Shards, shardJSON{Shard: plan.Shard{I: i, N: len(split)}.String(), Runs: len(sh), CostSeconds: plan.Total(sh).Seconds()})
@@ -173,7 +204,8 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 	if err != nil {
 		return err
 	}
-	runs, label := p.Runs, ""
+	runs, outside := f.filter.Apply(p.Runs)
+	label := ""
 	if shard.N > 0 {
 		runs, label = plan.Split(runs, shard.N)[shard.I], "shard "+shard.String()
 	}
@@ -183,7 +215,10 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 		label = strings.TrimPrefix(label+", budget "+f.budget.d.String(), ", ")
 	}
 	fmt.Fprintf(msgs, "%s: %d of the %d runs missing from %s at profile %s, estimated %s\n", label, len(runs), len(p.Runs), planned.DB,
-		opt.Profile, plan.FormatCost(plan.Total(runs)))
+		opt.Profile, report.FormatCost(plan.Total(runs)))
+	if !f.filter.IsZero() {
+		fmt.Fprintf(msgs, "%s: %s leaves out %d of them, estimated %s\n", label, f.filter, len(outside), report.FormatCost(plan.Total(outside)))
+	}
 	st, err := runner.OpenStore(opt)
 	if err != nil {
 		return err
@@ -194,21 +229,34 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 		return err
 	}
 	fmt.Fprintf(msgs, "%s: %v into %s in %s\n", label, sum, opt.DB, time.Since(start).Round(time.Second))
-	if len(left) > 0 {
-		fmt.Fprintf(msgs, "%s: %d runs left, estimated %s (oerun plan lists the missing runs)\n", label, len(left), plan.FormatCost(plan.Total(left)))
-	}
 	if shard.N > 0 {
+		if len(left) > 0 {
+			fmt.Fprintf(msgs, "%s: %d runs left, estimated %s\n", label, len(left), report.FormatCost(plan.Total(left)))
+		}
 		fmt.Fprintf(msgs, "%s: fold it into %s with `oerun merge %s %s`\n", label, f.base, f.base, opt.DB)
 		return nil
 	}
-	return writeReports(ctx, opt, scripts, msgs)
+	if err := writeReports(ctx, opt, p.Model, scripts, msgs); err != nil {
+		return err
+	}
+	// What remains, last, where a campaign's log ends.
+	fmt.Fprintf(msgs, "%s: %d runs remain at profile %s, estimated %s", label, len(left)+len(outside), opt.Profile,
+		report.FormatCost(plan.Total(left)+plan.Total(outside)))
+	if !f.filter.IsZero() {
+		fmt.Fprintf(msgs, ": %d within %s (%s), %d outside (%s)", len(left), f.filter, report.FormatCost(plan.Total(left)),
+			len(outside), report.FormatCost(plan.Total(outside)))
+	}
+	fmt.Fprintln(msgs, " (oerun plan lists them)")
+	return nil
 }
 
 // writeReports runs each script executing nothing (every run it declares is
-// stored, or left missing): it writes the report and records the execution
-// of the scripts whose runs are all stored.
-func writeReports(ctx context.Context, opt runner.Options, scripts []string, msgs io.Writer) error {
+// stored, or left missing): it writes the report, which states the cost of
+// its missing runs by model, and records the execution of the scripts whose
+// runs are all stored.
+func writeReports(ctx context.Context, opt runner.Options, model *plan.Model, scripts []string, msgs io.Writer) error {
 	opt.Defer = func([]execute.Pending) {}
+	opt.Estimate = model.Estimate
 	return runEach(ctx, "run", opt, scripts, msgs)
 }
 

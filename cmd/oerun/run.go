@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	_ "github.com/oe-lab/oe/lib/algorithms" // every method, by name
 	"github.com/oe-lab/oe/runner"
+	"github.com/oe-lab/oe/runner/plan"
 	"github.com/oe-lab/oe/runner/report"
 )
 
@@ -24,9 +26,11 @@ func init() {
 // scriptFlags are the flags of run and report.
 type scriptFlags struct {
 	opt runner.Options
-	// shard, base and budget select the runs to execute (plan.go).
+	// shard, base and budget select the runs to execute, and filter which
+	// of them (plan.go).
 	shard, base string
 	budget      budgetFlag
+	filter      plan.Filter
 }
 
 func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *scriptFlags) {
@@ -43,6 +47,7 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.StringVar(&f.shard, "shard", "", "execute only shard `I/N` (from 0) of the runs missing from --base, into --db (a Slurm array task's)")
 		fs.StringVar(&f.base, "base", runner.DefaultDB, "with --shard: the database whose missing runs are split (read only)")
 		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first until this `duration` is spent, then write the reports (0: execute none)")
+		filterFlags(fs, &f.filter)
 	} else {
 		fs.BoolVar(&f.opt.Force, "force", false, "replace a report even if it shows more runs, or another profile, than the rebuilt one")
 	}
@@ -75,13 +80,24 @@ func runScripts(name string, args []string, reportOnly bool) error {
 		return usageErrorf("no experiment script given")
 	}
 	f.opt.Quiet = quiet(fs)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	if !f.filter.IsZero() && f.shard == "" && !f.budget.set {
+		return usageErrorf("%s selects the runs of --budget or --shard: give one of them", f.filter)
+	}
+	// A campaign stopped by kill (SIGTERM), as by Ctrl-C, cancels its runs
+	// in flight, which leave nothing, and keeps every finished one.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if f.shard != "" || f.budget.set {
 		return runPlanned(ctx, f, scripts, stderr(fs))
 	}
 	opt := f.opt
 	opt.ReportOnly = reportOnly
+	// A report states the estimated cost of the runs it lacks.
+	model, err := plan.ModelFor(ctx, opt.DB)
+	if err != nil {
+		return err
+	}
+	opt.Estimate = model.Estimate
 	return runEach(ctx, name, opt, scripts, stderr(fs))
 }
 

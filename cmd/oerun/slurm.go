@@ -14,6 +14,7 @@ import (
 
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/plan"
+	"github.com/oe-lab/oe/runner/report"
 )
 
 func init() {
@@ -92,7 +93,7 @@ func slurmCommand(args []string) error {
 		largest = max(largest, plan.Total(sh))
 	}
 	fmt.Fprintf(stderr(fs), "%d runs missing from %s at profile %s, estimated %s; the largest of %d shards %s\n",
-		len(p.Runs), j.db, j.profile, plan.FormatCost(plan.Total(p.Runs)), j.tasks, plan.FormatCost(largest))
+		len(p.Runs), j.db, j.profile, report.FormatCost(plan.Total(p.Runs)), j.tasks, report.FormatCost(largest))
 	arrayPath, mergePath, err := j.write()
 	if err != nil {
 		return err

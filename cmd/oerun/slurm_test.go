@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner"
+	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/plan"
 	"github.com/oe-lab/oe/runner/store"
@@ -162,12 +164,56 @@ func TestPlanCommandRejectsBadInput(t *testing.T) {
 		{"no script", nil, "no experiment script"},
 		{"an unknown profile", []string{"--profile", "huge", cheapScript}, `unknown profile "huge"`},
 		{"a database of another schema version", []string{"--db", newer, cheapScript}, newer + ": schema version 9"},
+		{"an unknown method", []string{"--exclude-algorithms", "soe,nosuch", cheapScript}, `unknown algorithm "nosuch" (known: `},
+		{"an unknown method to keep", []string{"--algorithms", "nosuch", cheapScript}, `unknown algorithm "nosuch"`},
 	}
 	for _, tc := range tests {
 		err := planCommand(tc.args)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
+	}
+	// The filter selects the runs of a budget or a shard, not of a script
+	// run as a whole.
+	err = runScripts("run", []string{"--max-items", "100", "--db", filepath.Join(dir, "r.db"), cheapScript}, false)
+	if err == nil || !strings.Contains(err.Error(), "--max-items 100 selects the runs of --budget or --shard") {
+		t.Errorf("--max-items without --budget: error %v", err)
+	}
+}
+
+// TestPlanFilter: the filter flags list the runs they keep and say how many
+// they leave out, in the table and in JSON.
+func TestPlanFilter(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "none.db")
+	all, err := plan.Make(context.Background(), runner.Options{DB: db, Profile: "smoke"}, []string{cheapScript})
+	if err != nil {
+		t.Fatal(err)
+	}
+	soe := 0
+	for _, r := range all.Runs {
+		if r.Job.Config.Algorithm == "soe" {
+			soe++
+		}
+	}
+	if soe == 0 || soe == len(all.Runs) {
+		t.Fatalf("%d of %d runs are SOE's: the test needs some of each", soe, len(all.Runs))
+	}
+	stdout, stderr, code := cli(t, "plan", "--profile", "smoke", "--db", db, "--algorithms", "soe", cheapScript)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{fmt.Sprintf("%d runs missing from ", soe), fmt.Sprintf("--algorithms soe left out %d more, estimated ", len(all.Runs)-soe)} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("plan --algorithms soe lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--exclude-algorithms", "soe", "--json", cheapScript)
+	var got planJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &got) != nil {
+		t.Fatalf("exit %d, %s\n%s", code, stderr, stdout)
+	}
+	if got.Count != len(all.Runs)-soe || got.LeftOut != soe || got.LeftOutSeconds <= 0 {
+		t.Errorf("plan --exclude-algorithms soe --json: %d runs, %d left out (%gs); want %d, %d", got.Count, got.LeftOut, got.LeftOutSeconds, len(all.Runs)-soe, soe)
 	}
 }
 
@@ -178,7 +224,7 @@ func TestPlanJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writePlanJSON(&buf, opt, p, plan.Split(p.Runs, 2)); err != nil {
+	if err := writePlanJSON(&buf, opt, p, plan.Split(p.Runs, 2), nil); err != nil {
 		t.Fatal(err)
 	}
 	var got planJSON
@@ -271,17 +317,51 @@ func TestRunBudget(t *testing.T) {
 	if runs, executions := count(); runs != 0 || executions != 0 {
 		t.Errorf("--budget 0: %d runs, %d executions recorded; want none", runs, executions)
 	}
-	if _, err := os.Stat(filepath.Join(reports, "embdim.md")); err != nil {
-		t.Errorf("--budget 0 wrote no report: %v", err)
+	md, err := os.ReadFile(filepath.Join(reports, "smoke", "embdim.md"))
+	if err != nil {
+		t.Fatalf("--budget 0 wrote no report: %v", err)
+	}
+	missing := func() []execute.Pending {
+		p, err := plan.Make(context.Background(), runner.Options{DB: db, Profile: "smoke"}, []string{cheapScript})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Runs
+	}
+	all := len(missing())
+	if want := fmt.Sprintf("Profile **smoke**, 0 of %d runs done; %d missing (estimated cost ", all, all); !strings.Contains(string(md), want) {
+		t.Errorf("--budget 0: report lacks %q:\n%s", want, md)
+	}
+	// A campaign that leaves out a method executes the others' runs only,
+	// and says what remains.
+	_, msgs, code := cli(t, append([]string{"run", "--budget", "1h", "--exclude-algorithms", "SOE"}, args...)...)
+	if code != 0 {
+		t.Fatal(msgs)
+	}
+	left := missing()
+	soe := 0
+	for _, r := range left {
+		if r.Job.Config.Algorithm == "soe" {
+			soe++
+		}
+	}
+	if soe == 0 || soe != len(left) {
+		t.Errorf("--exclude-algorithms soe: %d runs left, %d of SOE; want SOE's alone", len(left), soe)
+	}
+	if want := fmt.Sprintf("%d runs remain at profile smoke, estimated ", soe); !strings.Contains(msgs, want) ||
+		!strings.Contains(msgs, fmt.Sprintf(": 0 within --exclude-algorithms soe (0.0s), %d outside (", soe)) {
+		t.Errorf("messages do not say what remains:\n%s", msgs)
+	}
+	if runs, executions := count(); runs != all-soe || executions != 0 {
+		t.Errorf("--exclude-algorithms soe: %d runs stored, %d executions recorded; want %d, none", runs, executions, all-soe)
 	}
 	if err := runScripts("run", append([]string{"--budget", "1h"}, args...), false); err != nil {
 		t.Fatal(err)
 	}
-	p, err := plan.Make(context.Background(), runner.Options{DB: db, Profile: "smoke"}, []string{cheapScript})
-	if err != nil {
-		t.Fatal(err)
+	if runs, executions := count(); runs != all || len(missing()) != 0 || executions != 1 {
+		t.Errorf("--budget 1h: %d runs stored, %d still missing, %d executions recorded; want all, none, 1", runs, len(missing()), executions)
 	}
-	if runs, executions := count(); runs == 0 || len(p.Runs) != 0 || executions != 1 {
-		t.Errorf("--budget 1h: %d runs stored, %d still missing, %d executions recorded; want all, none, 1", runs, len(p.Runs), executions)
+	if md, _ := os.ReadFile(filepath.Join(reports, "smoke", "embdim.md")); !strings.Contains(string(md), fmt.Sprintf("Profile **smoke**, %d runs.", all)) {
+		t.Errorf("the complete report:\n%s", md)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,6 +58,11 @@ type Pending struct {
 	// Cost is the run's estimated duration (0: unknown); ExecutePending
 	// does not start a run that would not finish before ctx's deadline.
 	Cost time.Duration
+	// KeepEmbedding stores the run's embedding and labels with it (up to
+	// the store's MaxEmbedding); otherwise they are dropped once measured.
+	// A script declares the runs whose embedding its report draws
+	// (runner/exp's Run.KeepEmbedding).
+	KeepEmbedding bool
 }
 
 // Summary counts what Execute did.
@@ -81,17 +87,23 @@ func (s Summary) Add(o Summary) Summary {
 	return Summary{Cached: s.Cached + o.Cached, Ran: s.Ran + o.Ran, Failed: s.Failed + o.Failed}
 }
 
-// Execute makes sure every job is stored: jobs whose key is missing (or
-// failed, with RetryFailed) are executed with x.Eval, or handed to x.Defer.
-// Duplicate keys run once. It returns an error only when the store fails or
-// ctx is cancelled; failures of runs are recorded instead.
-func (x *Executor) Execute(ctx context.Context, jobs []job.Canonical) (Summary, error) {
-	if x.Eval == nil {
-		return Summary{}, errors.New("execute: no evaluation function")
-	}
-	runs := make([]Pending, len(jobs))
-	for i, j := range jobs {
-		runs[i] = Pending{Job: j, Experiment: x.Experiment, Eval: x.Eval}
+// Execute makes sure every run is stored: runs whose key is missing (or
+// failed, with RetryFailed) are executed, or handed to x.Defer. A run's
+// Experiment and Eval, when not set, are x's. Duplicate keys run once. It
+// returns an error only when the store fails or ctx is cancelled; failures
+// of runs are recorded instead.
+func (x *Executor) Execute(ctx context.Context, runs []Pending) (Summary, error) {
+	runs = slices.Clone(runs)
+	for i := range runs {
+		if runs[i].Experiment == "" {
+			runs[i].Experiment = x.Experiment
+		}
+		if runs[i].Eval == nil {
+			runs[i].Eval = x.Eval
+		}
+		if runs[i].Eval == nil {
+			return Summary{}, errors.New("execute: no evaluation function")
+		}
 	}
 	if x.Defer == nil {
 		return x.ExecutePending(ctx, runs)
@@ -186,15 +198,18 @@ feed:
 // the others as cached.
 func (x *Executor) missing(ctx context.Context, runs []Pending) ([]Pending, Summary, error) {
 	var sum Summary
-	seen := map[string]bool{}
 	var unique []Pending
 	keys := make([]string, 0, len(runs))
+	at := map[string]int{}
 	for _, r := range runs {
-		if !seen[r.Job.Key] {
-			seen[r.Job.Key] = true
-			unique = append(unique, r)
-			keys = append(keys, r.Job.Key)
+		if i, ok := at[r.Job.Key]; ok {
+			// One declaration that keeps the embedding keeps it.
+			unique[i].KeepEmbedding = unique[i].KeepEmbedding || r.KeepEmbedding
+			continue
 		}
+		at[r.Job.Key] = len(unique)
+		unique = append(unique, r)
+		keys = append(keys, r.Job.Key)
 	}
 	status, err := x.Store.Statuses(ctx, keys)
 	if err != nil {
@@ -239,6 +254,9 @@ func (x *Executor) runOne(ctx context.Context, p Pending, threads int) (rec stor
 	if err != nil {
 		rec.Status, rec.Error = store.Failed, err.Error()
 		return rec, true
+	}
+	if !p.KeepEmbedding {
+		out.Embedding, out.Labels = nil, nil
 	}
 	rec.Status, rec.Outcome = store.OK, out
 	return rec, true

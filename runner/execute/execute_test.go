@@ -28,14 +28,16 @@ func init() {
 }
 
 // jobs returns n runs that differ in their seed.
-func jobs(n int) []job.Canonical {
-	out := make([]job.Canonical, n)
+// jobs returns n runs of seeds 0 … n-1 that keep their embeddings, with no
+// evaluation of their own.
+func jobs(n int) []Pending {
+	out := make([]Pending, n)
 	for i := range out {
 		c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: "execfake", Seed: uint64(i)}.Normalize()
 		if err != nil {
 			panic(err)
 		}
-		out[i] = c
+		out[i] = Pending{Job: c, KeepEmbedding: true}
 	}
 	return out
 }
@@ -135,7 +137,7 @@ func TestFailureReasonsAreStored(t *testing.T) {
 	want := map[int]string{0: "", 1: "execfake: epoch 7: diverged (NaN or Inf)", 2: "embedding[3,1] is NaN", 3: "panic: index out of range"}
 	for seed, w := range want {
 		var e string
-		if err := s.DB().QueryRow("SELECT error FROM runs WHERE key = ?", js[seed].Key).Scan(&e); err != nil {
+		if err := s.DB().QueryRow("SELECT error FROM runs WHERE key = ?", js[seed].Job.Key).Scan(&e); err != nil {
 			t.Fatal(err)
 		}
 		if (w == "" && e != "") || !strings.Contains(e, w) {
@@ -316,7 +318,7 @@ func TestDeferCollectsTheMissingRuns(t *testing.T) {
 	tests := []struct {
 		name  string
 		retry bool
-		want  []job.Canonical
+		want  []Pending
 	}{
 		{"missing runs only", false, js[2:]},
 		{"failed runs too with RetryFailed", true, js[1:]},
@@ -340,8 +342,8 @@ func TestDeferCollectsTheMissingRuns(t *testing.T) {
 			t.Fatalf("%s: %d runs deferred, want %d", tc.name, len(got), len(tc.want))
 		}
 		for i, p := range got {
-			if p.Job.Key != tc.want[i].Key || p.Experiment != "t" || p.Eval == nil {
-				t.Errorf("%s: deferred run %d is %.12s of %q, want %.12s of \"t\" with its evaluation", tc.name, i, p.Job.Key, p.Experiment, tc.want[i].Key)
+			if p.Job.Key != tc.want[i].Job.Key || p.Experiment != "t" || p.Eval == nil {
+				t.Errorf("%s: deferred run %d is %.12s of %q, want %.12s of \"t\" with its evaluation", tc.name, i, p.Job.Key, p.Experiment, tc.want[i].Job.Key)
 			}
 		}
 	}
@@ -363,7 +365,7 @@ func TestExecutePendingUsesEachRunsEvaluation(t *testing.T) {
 		if i%2 == 1 {
 			eval = fakeEval(0, &b, nil)
 		}
-		runs = append(runs, Pending{Job: j, Eval: eval})
+		runs = append(runs, Pending{Job: j.Job, Eval: eval})
 	}
 	x := &Executor{Store: s, Jobs: 2}
 	sum, err := x.ExecutePending(ctx, runs)
@@ -373,7 +375,7 @@ func TestExecutePendingUsesEachRunsEvaluation(t *testing.T) {
 	if sum != (Summary{Ran: 3}) || a.Load() != 2 || b.Load() != 1 {
 		t.Errorf("summary %v, evaluations %d and %d, want 3 run by 2 and 1", sum, a.Load(), b.Load())
 	}
-	if _, err := x.ExecutePending(ctx, []Pending{{Job: js[4]}}); err == nil || !strings.Contains(err.Error(), "no evaluation") {
+	if _, err := x.ExecutePending(ctx, []Pending{{Job: js[4].Job}}); err == nil || !strings.Contains(err.Error(), "no evaluation") {
 		t.Errorf("a run without evaluation: error %v", err)
 	}
 }
@@ -388,7 +390,7 @@ func TestExecutePendingStopsAtTheDeadline(t *testing.T) {
 	costs := []time.Duration{time.Millisecond, 2 * time.Millisecond, time.Hour, time.Hour}
 	var runs []Pending
 	for i, seed := range []int{0, 4, 5, 6} {
-		runs = append(runs, Pending{Job: js[seed], Eval: fakeEval(20*time.Millisecond, &calls, nil), Cost: costs[i]})
+		runs = append(runs, Pending{Job: js[seed].Job, Eval: fakeEval(20*time.Millisecond, &calls, nil), Cost: costs[i], KeepEmbedding: true})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -403,11 +405,45 @@ func TestExecutePendingStopsAtTheDeadline(t *testing.T) {
 	// A run in flight at the deadline is cancelled and not stored.
 	short, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
-	slow := Pending{Job: js[7], Eval: fakeEval(time.Hour, &calls, nil), Cost: time.Millisecond}
+	slow := Pending{Job: js[7].Job, Eval: fakeEval(time.Hour, &calls, nil), Cost: time.Millisecond}
 	if _, err := x.ExecutePending(short, []Pending{slow}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("error %v, want deadline exceeded", err)
 	}
 	if n := checkSound(t, s); n != 2 {
 		t.Errorf("%d runs stored, want 2", n)
+	}
+}
+
+// TestKeepEmbedding: a run's embedding is stored only when a declaration of
+// it keeps it; of two declarations of one key, either one keeping it does.
+func TestKeepEmbedding(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	var calls atomic.Int64
+	js := jobs(6)
+	tests := []struct {
+		name string
+		runs []Pending
+		want bool
+	}{
+		{"kept", []Pending{js[0]}, true},
+		{"not kept", []Pending{{Job: js[4].Job}}, false},
+		{"kept by the second declaration", []Pending{{Job: js[5].Job}, js[5]}, true},
+	}
+	x := &Executor{Store: s, Jobs: 1, Eval: fakeEval(0, &calls, nil)}
+	for _, tc := range tests {
+		if _, err := x.Execute(ctx, tc.runs); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := s.Get(ctx, tc.runs[0].Job.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Outcome.Embedding != nil; got != tc.want {
+			t.Errorf("%s: embedding stored %v, want %v", tc.name, got, tc.want)
+		}
+		if len(rec.Outcome.Trace) != 50 {
+			t.Errorf("%s: %d epochs stored, want the 50 with a train error", tc.name, len(rec.Outcome.Trace))
+		}
 	}
 }

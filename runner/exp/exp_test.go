@@ -129,13 +129,18 @@ func TestReadTSV(t *testing.T) {
 	e.ReadTSV("bad.tsv")
 }
 
+// Repeat numbers the copies; the first alone keeps its embedding for the
+// figure that draws it.
 func ExampleRepeat() {
-	runs := Repeat([]Run{{Dataset: "char", Algorithm: "soe", Dim: 30}}, 3)
+	runs := Repeat([]Run{{Dataset: "char", Algorithm: "soe", Dim: 30, KeepEmbedding: true}, {Dataset: "char", Algorithm: "ste", Dim: 30}}, 2)
 	for _, r := range runs {
-		fmt.Print(r.Rep, " ")
+		fmt.Printf("%s rep %d, keeps its embedding: %v\n", r.Algorithm, r.Rep, r.KeepEmbedding)
 	}
-	fmt.Println()
-	// Output: 0 1 2
+	// Output:
+	// soe rep 0, keeps its embedding: true
+	// soe rep 1, keeps its embedding: false
+	// ste rep 0, keeps its embedding: false
+	// ste rep 1, keeps its embedding: false
 }
 
 func TestLabels(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/hostinfo"
 	"github.com/oe-lab/oe/runner/internal/session"
 	"github.com/oe-lab/oe/runner/job"
@@ -78,30 +80,53 @@ type declared struct {
 
 // collect reads the declared runs back from the store in order, notes the
 // ones that are missing (what names them in the note) or failed, and adds
-// them to the report and to the runs the script declared.
+// them to the report and to the runs the script declared. Declare-only, it
+// reads their statuses alone.
 func (e *Experiment) collect(ctx context.Context, todo []declared, what string) Results {
 	out := make(Results, len(todo))
+	var statuses map[string]string
+	if e.s.DeclareOnly {
+		keys := make([]string, len(todo))
+		for i, d := range todo {
+			keys[i] = d.job.Key
+		}
+		var err error
+		if statuses, err = e.s.Store.Statuses(ctx, keys); err != nil {
+			panic(fmt.Errorf("exp: %w", err))
+		}
+	}
 	missing, failed := 0, 0
+	var cost time.Duration
 	for i, d := range todo {
-		e.s.Declare(d.job.Key, d.run.declaration())
-		res := Result{Run: d.run, Used: d.used, Key: d.job.Key}
-		rec, err := e.s.Store.Get(ctx, d.job.Key)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			res.Status = Missing
+		e.s.Declare(session.Declaration{Job: d.job, Declared: d.run.declaration(), Dataset: d.used})
+		res := Result{Run: d.run, Used: d.used, Key: d.job.Key, Status: Missing}
+		if e.s.DeclareOnly {
+			if st, ok := statuses[d.job.Key]; ok {
+				res.Status = st
+			}
+		} else {
+			rec, err := e.s.Store.Get(ctx, d.job.Key)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+			case err != nil:
+				panic(fmt.Errorf("exp: reading run %s: %w", d.job.Key, err))
+			default:
+				res.Status, res.Error = rec.Status, rec.Error
+				if o := rec.Outcome; o != nil {
+					res.Metrics, res.StopReason, res.Trace = o.Metrics, o.StopReason, o.Trace
+					res.embedding, res.labels = o.Embedding, o.Labels
+				}
+				e.observe(rec)
+			}
+		}
+		switch res.Status {
+		case Missing:
 			missing++
-		case err != nil:
-			panic(fmt.Errorf("exp: reading run %s: %w", d.job.Key, err))
-		default:
-			res.Status, res.Error = rec.Status, rec.Error
-			if rec.Status == store.Failed {
-				failed++
+			if e.s.Estimate != nil {
+				cost += e.s.Estimate(d.job.Config)
 			}
-			if o := rec.Outcome; o != nil {
-				res.Metrics, res.StopReason, res.Trace = o.Metrics, o.StopReason, o.Trace
-				res.embedding, res.labels = o.Embedding, o.Labels
-			}
-			e.observe(rec)
+		case Failed:
+			failed++
 		}
 		out[i] = res
 	}
@@ -109,11 +134,18 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 		e.Note(fmt.Sprintf("%d of %d %s are not in the results database yet; run `%s` to execute them.", missing, len(todo), what, e.s.Command))
 	}
 	e.results = append(e.results, out...)
-	e.doc.Runs = 0 // the runs the report draws on: those the store holds
+	// The runs the report draws on are those the store holds.
+	e.doc.Runs, e.doc.Missing = 0, 0
 	for _, r := range e.results {
-		if r.Status != Missing {
+		if r.Status == Missing {
+			e.doc.Missing++
+		} else {
 			e.doc.Runs++
 		}
+	}
+	e.doc.MissingCost += cost
+	if e.s.DeclareOnly {
+		return out
 	}
 	e.describeRuns(out)
 	if failed > 0 {
@@ -154,13 +186,9 @@ func (e *Experiment) Run(runs []Run) Results {
 	for _, msg := range sortedKeys(skipped) {
 		e.Note(fmt.Sprintf("%s (%d runs)", msg, skipped[msg]))
 	}
-	jobs := make([]job.Canonical, len(todo))
-	for i, d := range todo {
-		jobs[i] = d.job
-	}
 	ctx := context.Background()
 	if !e.s.ReportOnly {
-		sum, err := e.s.Exec.Execute(ctx, jobs)
+		sum, err := e.s.Exec.Execute(ctx, pending(todo))
 		e.count(sum)
 		if err != nil {
 			panic(fmt.Errorf("exp: executing runs: %w", err))
@@ -169,23 +197,50 @@ func (e *Experiment) Run(runs []Run) Results {
 	return e.collect(ctx, todo, "runs")
 }
 
-// declare returns the run r as the cache knows it when it loads the
-// dataset used (r.Dataset or its stand-in); note says in the report when a
-// stand-in has fewer points than r asks for.
-func (e *Experiment) declare(r Run, used string, note bool) declared {
-	if used != r.Dataset {
-		if a := e.probe(used); a.available > 0 && r.N > a.available {
-			if note {
-				e.Note(fmt.Sprintf("%s has only %d points: runs asking for n = %d of %s used all of them.", used, a.available, r.N, r.Dataset))
-			}
-			r.N = 0
-		}
+// pending returns the runs to execute, each keeping its embedding as
+// declared.
+func pending(todo []declared) []execute.Pending {
+	out := make([]execute.Pending, len(todo))
+	for i, d := range todo {
+		out[i] = execute.Pending{Job: d.job, KeepEmbedding: d.run.KeepEmbedding}
 	}
+	return out
+}
+
+// declare returns the run r as the cache knows it when it loads the
+// dataset used (r.Dataset or its stand-in; see sized).
+func (e *Experiment) declare(r Run, used string, note bool) declared {
+	r = e.sized(r, used, note)
 	c, err := r.config(used).Normalize()
 	if err != nil {
 		panic(fmt.Errorf("exp: run %+v: %w", r, err))
 	}
 	return declared{r, used, c}
+}
+
+// sized returns r as it runs on the dataset used. On a stand-in, a run of
+// the declared dataset's paper size (N = 0) takes that many items of the
+// stand-in (FMNIST standing in for USPS: 7,291 items, not FMNIST's 60,000),
+// and a run asking for more items than the stand-in has takes all of them
+// (N = 0), which note says in the report.
+func (e *Experiment) sized(r Run, used string, note bool) Run {
+	if used == r.Dataset {
+		return r
+	}
+	if r.N == 0 {
+		spec, err := datasets.Lookup(r.Dataset)
+		if err != nil {
+			panic(err)
+		}
+		r.N = spec.N
+	}
+	if a := e.probe(used); a.available > 0 && r.N > a.available {
+		if note {
+			e.Note(fmt.Sprintf("%s has only %d points: runs asking for n = %d of %s used all of them.", used, a.available, r.N, r.Dataset))
+		}
+		r.N = 0
+	}
+	return r
 }
 
 // stored returns r as the store holds it: on its own dataset or on its

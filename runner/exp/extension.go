@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/oe-lab/oe/runner/evaluate"
-	"github.com/oe-lab/oe/runner/job"
 )
 
 // Extension declares and executes OENN out-of-sample runs, the paper's
@@ -39,6 +38,7 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 			return nil
 		}
 		as := func(r Run, used string) declared {
+			r = e.sized(r, used, false)
 			c, err := r.config(used).Normalize()
 			if err != nil {
 				panic(fmt.Errorf("exp: run %+v: %w", r, err))
@@ -64,13 +64,9 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 	}
 	ctx := context.Background()
 	if !e.s.ReportOnly {
-		jobs := make([]job.Canonical, len(todo))
-		for i, d := range todo {
-			jobs[i] = d.job
-		}
 		x := *e.s.Exec
 		x.Eval = protocol.Run
-		sum, err := x.Execute(ctx, jobs)
+		sum, err := x.Execute(ctx, pending(todo))
 		e.count(sum)
 		if err != nil {
 			panic(fmt.Errorf("exp: executing out-of-sample runs: %w", err))

@@ -125,11 +125,14 @@ func (e *Experiment) HeatMap(p HeatMap) {
 
 // Scatter adds a scatter plot of a run's embedding, coloured by label. An
 // embedding of more than two dimensions is shown on its first two principal
-// components. A run whose embedding was not stored (too large, or not OK)
-// gets a note instead.
+// components. A run whose embedding was not stored (not declared with
+// KeepEmbedding, too large, or not OK) gets a note instead.
 func (e *Experiment) Scatter(title string, r Result) {
+	if e.s.DeclareOnly {
+		return
+	}
 	if r.embedding == nil {
-		e.Note(fmt.Sprintf("No scatter plot %q: the embedding of that run (%s, %s) is not in the results database (run not OK, or larger than --max-embedding).",
+		e.Note(fmt.Sprintf("No scatter plot %q: the embedding of that run (%s, %s) is not in the results database (run not OK, not declared with KeepEmbedding, or larger than --max-embedding).",
 			title, r.Field("dataset"), r.Run.Algorithm))
 		return
 	}
@@ -210,6 +213,9 @@ var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
 // title when empty); a figure that could not be drawn (err, e.g. no values
 // at all) becomes a note.
 func (e *Experiment) figure(title, caption string, f report.Figure, err error) {
+	if e.s.DeclareOnly {
+		return // no report is written
+	}
 	if err != nil {
 		e.Note(fmt.Sprintf("Figure %q not drawn: %v.", title, err))
 		return

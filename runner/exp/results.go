@@ -202,6 +202,17 @@ func (rs Results) Where(field, value string) Results {
 	return out
 }
 
+// Missing counts the results the run cache lacks (Status Missing).
+func (rs Results) Missing() int {
+	n := 0
+	for _, r := range rs {
+		if r.Status == Missing {
+			n++
+		}
+	}
+	return n
+}
+
 // Filter returns the results for which keep is true.
 func (rs Results) Filter(keep func(Result) bool) Results {
 	var out Results

@@ -60,6 +60,14 @@ type Run struct {
 	Rep  int    `json:"rep,omitempty"`
 	// Backend is "cpu" (default) or "gpu".
 	Backend string `json:"backend,omitempty"`
+	// KeepEmbedding stores the run's embedding with its results, for a
+	// figure that draws it (Scatter, EmbeddingGrid, TSNE, ExtensionViews),
+	// as float32 and up to oerun's --max-embedding values; without it the
+	// store keeps the metrics and the train error at the stopping rule's
+	// checks only. It is no part of the run's config: the cache key is the
+	// same either way, and a run stored without its embedding is not
+	// executed again for one.
+	KeepEmbedding bool `json:"keep_embedding,omitempty"`
 }
 
 // declaration is the run as the store keeps it (see Run).
@@ -71,7 +79,9 @@ func (r Run) declaration() string {
 	return string(b)
 }
 
-// Repeat returns reps copies of every run, with Rep = 0 … reps-1.
+// Repeat returns reps copies of every run, with Rep = 0 … reps-1. Only the
+// first copy of a run keeps its embedding (KeepEmbedding): a figure draws
+// one repetition, the first.
 func Repeat(runs []Run, reps int) []Run {
 	if reps < 1 {
 		panic(fmt.Sprintf("exp: Repeat with %d repetitions", reps))
@@ -81,6 +91,7 @@ func Repeat(runs []Run, reps int) []Run {
 		for i := 0; i < reps; i++ {
 			r.Rep = i
 			out = append(out, r)
+			r.KeepEmbedding = false
 		}
 	}
 	return out

@@ -18,19 +18,31 @@ import (
 )
 
 // Section returns the results of the runs that the script name (e.g.
-// "general" for experiments/general.go, in this script's folder) declared
-// in its last complete execution at this profile, as it declared them and
-// in its order, read from the run cache. A script that checks or compares
-// another's results reads them so instead of declaring the runs again: every
-// run has one declaration, in the script it belongs to.
+// "general" for experiments/general.go, in this script's folder) declares
+// at this profile, as it declares them and in its order, read from the run
+// cache. A script that checks or compares another's results reads them so
+// instead of declaring the runs again: every run has one declaration, in the
+// script it belongs to.
 //
-// When that script has not completed at this profile, its file changed
-// since, or one of its runs was computed by a version of its algorithm or of
-// the evaluation other than this build's, Section first executes it as
-// `oerun experiments/<name>.go` would (its missing runs, its report). Under
-// `oerun report`, which executes nothing, it reads what the cache holds and
-// notes that it may be out of date. The runs count as cached in this
-// script's summary, or as what executing the script did.
+// The results are every run the script declares, whether the cache holds it
+// or not: one it lacks has Status Missing (Results.Missing counts them), so
+// that a section only partly done at a profile (a paper-profile campaign
+// under way) is read as far as it is, and a finding on it can say how many
+// runs it still lacks.
+//
+// Where the script's last complete execution at this profile is up to date,
+// Section reads the runs that execution declared. Where the script has not
+// completed at this profile, its file changed since, or one of its runs was
+// computed by a version of its algorithm or of the evaluation other than
+// this build's, Section either executes it first, as `oerun
+// experiments/<name>.go` would (its missing runs, its report), when this
+// execution executes runs (oerun run, oerun X.go); or, when it executes
+// nothing (oerun report; the reports that oerun run --budget writes; oerun
+// plan), runs the script declare-only — nothing executed, recorded or
+// written, no figure drawn — and reads what the cache holds of the runs it
+// declares: oerun report stays read-only and costs a pass over the script
+// and one status query per run. The runs count as cached in this script's
+// summary, or as what executing the script did.
 //
 // Like Run, Section adds the runs to the report ("What was run") and notes
 // the stand-in datasets they used. A script that requires itself, or
@@ -57,11 +69,21 @@ func (e *Experiment) Section(name string) Results {
 	ctx := context.Background()
 	members := e.members(ctx, name)
 	why := e.outOfDate(ctx, name, hash, members)
+	var todo []declared
 	switch {
-	case why != "" && s.ReportOnly:
-		// Its command is this script's with the other script's path.
-		command := strings.Replace(s.Command, s.Name+".go", name+".go", 1)
-		e.Note(fmt.Sprintf("The runs of %s, which %s, are missing or out of date here; run `%s` to bring them up to date.", path, why, command))
+	case why != "" && !s.Executes():
+		runs, err := s.DeclareScript(path)
+		if err != nil {
+			panic(fmt.Errorf("exp: Section(%q): %w", name, err))
+		}
+		if !s.DeclareOnly {
+			e.Note(fmt.Sprintf("%s %s: its runs are read as it declares them now, as far as the results database holds them.", path, why))
+		}
+		todo = make([]declared, len(runs))
+		for i, d := range runs {
+			todo[i] = e.readDeclared(name, d.Job, d.Declared, d.Dataset)
+		}
+		return e.collect(ctx, todo, name+" runs")
 	case why != "":
 		sum, err := s.Require(path, why)
 		if err != nil {
@@ -69,24 +91,31 @@ func (e *Experiment) Section(name string) Results {
 		}
 		e.count(sum)
 		members = e.members(ctx, name)
-	case !s.ReportOnly:
+	case s.Executes():
 		e.count(execute.Summary{Cached: len(members)})
 	}
 	if len(members) == 0 {
 		return nil
 	}
-	todo := make([]declared, len(members))
+	todo = make([]declared, len(members))
 	for i, m := range members {
-		var r Run
-		if err := json.Unmarshal([]byte(m.Declared), &r); err != nil {
-			panic(fmt.Errorf("exp: Section(%q): run %.12s as declared (%q): %w", name, m.Key, m.Declared, err))
-		}
-		todo[i] = declared{run: r, used: m.Dataset, job: job.Canonical{Key: m.Key}}
-		if !strings.EqualFold(m.Dataset, r.Dataset) {
-			e.noteStandIn(r.Dataset, m.Dataset)
-		}
+		todo[i] = e.readDeclared(name, job.Canonical{Key: m.Key}, m.Declared, m.Dataset)
 	}
 	return e.collect(ctx, todo, name+" runs")
+}
+
+// readDeclared returns the run of the script name with the given job, as
+// the script declared it (JSON of Run), on the dataset used, and notes a
+// stand-in.
+func (e *Experiment) readDeclared(name string, c job.Canonical, declaration, used string) declared {
+	var r Run
+	if err := json.Unmarshal([]byte(declaration), &r); err != nil {
+		panic(fmt.Errorf("exp: Section(%q): run %.12s as declared (%q): %w", name, c.Key, declaration, err))
+	}
+	if !strings.EqualFold(used, r.Dataset) {
+		e.noteStandIn(r.Dataset, used)
+	}
+	return declared{run: r, used: used, job: c}
 }
 
 // members reads the runs the script name declared at this profile.

@@ -26,6 +26,9 @@ const maxViewPoints = 3000
 // without an OK run, or whose embedding was not stored, is left blank with
 // the reason.
 func (e *Experiment) EmbeddingGrid(title string, rs Results, rows, cols, caption string) {
+	if e.s.DeclareOnly {
+		return // no report is written: no t-SNE views either
+	}
 	rowVals, colVals := rs.Distinct(rows), rs.Distinct(cols)
 	if len(rowVals) == 0 {
 		e.Note(fmt.Sprintf("Figure %q not drawn: no runs.", title))
@@ -76,6 +79,9 @@ func (e *Experiment) TSNE(title string, r Result) {
 // training items embedded by OENN_train and the new items embedded by the
 // extension, coloured by class.
 func (e *Experiment) ExtensionViews(title string, r Result) {
+	if e.s.DeclareOnly {
+		return
+	}
 	nNew := int(r.Metrics[ExtensionItems])
 	if r.Status != OK || r.embedding == nil || nNew < 1 {
 		e.Note(fmt.Sprintf("No figure %q: the out-of-sample run (%s) is %s or its embedding was not stored.", title, r.Field("dataset"), r.Status))

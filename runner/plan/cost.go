@@ -342,19 +342,3 @@ func median(xs []float64) float64 {
 	}
 	return (xs[k-1] + xs[k]) / 2
 }
-
-// FormatCost writes a duration for people: 0.4s, 12s, 3m20s, 2h05m, 3d04h.
-func FormatCost(d time.Duration) string {
-	s := d.Seconds()
-	switch {
-	case s < 10:
-		return fmt.Sprintf("%.1fs", s)
-	case s < 60:
-		return fmt.Sprintf("%.0fs", s)
-	case s < 3600:
-		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
-	case s < 86400:
-		return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
-	}
-	return fmt.Sprintf("%dd%02dh", int(s)/86400, int(s)%86400/3600)
-}

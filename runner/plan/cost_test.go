@@ -10,6 +10,7 @@ import (
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/job"
+	"github.com/oe-lab/oe/runner/report"
 	"github.com/oe-lab/oe/runner/store"
 )
 
@@ -140,29 +141,11 @@ func TestModelAgainstCHARBench(t *testing.T) {
 	}
 }
 
-func TestFormatCost(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{400 * time.Millisecond, "0.4s"},
-		{12 * time.Second, "12s"},
-		{200 * time.Second, "3m20s"},
-		{2*time.Hour + 5*time.Minute + 40*time.Second, "2h05m"},
-		{76 * time.Hour, "3d04h"},
-	}
-	for _, tc := range tests {
-		if got := FormatCost(tc.d); got != tc.want {
-			t.Errorf("FormatCost(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
-}
-
 func ExampleModel_Estimate() {
 	m := Default() // or Calibrate(ctx, st) on a results database
 	for _, alg := range []string{"soe", "forte", "oenn"} {
 		c := job.Config{Dataset: "char", Dim: 30, Lambda: 2, Algorithm: alg, Backend: job.CPU}
-		fmt.Printf("%s on CHAR (%d items): %s\n", alg, Items(c), FormatCost(m.Estimate(c)))
+		fmt.Printf("%s on CHAR (%d items): %s\n", alg, Items(c), report.FormatCost(m.Estimate(c)))
 	}
 	// Output:
 	// soe on CHAR (1797 items): 8.8s

@@ -35,16 +35,8 @@ type Plan struct {
 // loads each dataset once for all scripts. The scripts' own output goes to
 // io.Discard.
 func Make(ctx context.Context, opt runner.Options, scripts []string) (*Plan, error) {
-	model := Default()
-	st, err := store.OpenReadOnly(opt.DB)
-	switch {
-	case err == nil:
-		model, err = Calibrate(ctx, st)
-		st.Close()
-		if err != nil {
-			return nil, err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
+	model, err := ModelFor(ctx, opt.DB)
+	if err != nil {
 		return nil, err
 	}
 	if opt.Eval == nil {
@@ -68,6 +60,20 @@ func Make(ctx context.Context, opt runner.Options, scripts []string) (*Plan, err
 		}
 	}
 	return p, nil
+}
+
+// ModelFor returns the model calibrated on the database at path (opened
+// read-only), or the default model where there is no database yet.
+func ModelFor(ctx context.Context, path string) (*Model, error) {
+	st, err := store.OpenReadOnly(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Default(), nil
+	case err != nil:
+		return nil, err
+	}
+	defer st.Close()
+	return Calibrate(ctx, st)
 }
 
 // Total returns the summed cost of runs.

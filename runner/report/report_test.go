@@ -1,12 +1,22 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/oe-lab/oe/lib/plot"
 )
@@ -36,17 +46,16 @@ func TestWriteAndIndex(t *testing.T) {
 		"*Paper: Section 4.5.* Profile **smoke**, 4 runs.",
 		"## Notes\n\n- FMNIST stood in for MNIST.\n\n## Results",
 		"| algorithm | error |\n|---|---|\n| soe | 0.1 \\| 0.2 |\n| ste |  |\n",
-		"![Test error against noise](noise/error-vs-noise.png)",
+		"![Test error against noise](noise/error-vs-noise.svg)\n\n*Test error against noise*\n\n",
 		"## Rerun\n\n```sh\noerun experiments/noise.go\n```",
 	} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
-	for _, ext := range []string{".png", ".svg"} {
-		if _, err := os.Stat(filepath.Join(dir, "noise", "error-vs-noise"+ext)); err != nil {
-			t.Error(err)
-		}
+	// A line plot is smaller as SVG: that is the one file.
+	if figs, err := os.ReadDir(filepath.Join(dir, "noise")); err != nil || len(figs) != 1 || figs[0].Name() != "error-vs-noise.svg" {
+		t.Errorf("figure folder %v, %v; want error-vs-noise.svg alone", figs, err)
 	}
 	if err := Index(dir); err != nil {
 		t.Fatal(err)
@@ -110,8 +119,8 @@ func TestWriteFailureKeepsPreviousReport(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != "a.png a.svg" {
-		t.Errorf("figure folder holds %v, want the previous report's a.png a.svg", names)
+	if strings.Join(names, " ") != "a.svg" {
+		t.Errorf("figure folder holds %v, want the previous report's a.svg", names)
 	}
 	all, _ := os.ReadDir(dir)
 	if len(all) != 2 {
@@ -171,4 +180,163 @@ func ExampleDoc_CheckReplace() {
 	var re *ReplaceError
 	fmt.Println(errors.As(err, &re), re.Runs, re.NewRuns)
 	// Output: true 120 0
+}
+
+func TestFormatCost(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{400 * time.Millisecond, "0.4s"},
+		{12 * time.Second, "12s"},
+		{200 * time.Second, "3m20s"},
+		{2*time.Hour + 5*time.Minute + 40*time.Second, "2h05m"},
+		{76 * time.Hour, "3d04h"},
+	}
+	for _, tc := range tests {
+		if got := FormatCost(tc.d); got != tc.want {
+			t.Errorf("FormatCost(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestProgress: a report says how far its profile is when runs are missing,
+// in its text, its header and the indexes.
+func TestProgress(t *testing.T) {
+	tests := []struct {
+		name       string
+		doc        Doc
+		text, meta string
+		indexRuns  string
+	}{
+		{"complete", Doc{Runs: 120}, "Profile **paper**, 120 runs.", `runs="120" missing="0"`, "| 120 |"},
+		{"under way, estimated", Doc{Runs: 120, Missing: 280, MissingCost: 3*time.Hour + 10*time.Minute},
+			"Profile **paper**, 120 of 400 runs done; 280 missing (estimated cost 3h10m).", `runs="120" missing="280"`, "| 120 of 400 |"},
+		{"under way, not estimated", Doc{Runs: 0, Missing: 12}, "Profile **paper**, 0 of 12 runs done; 12 missing.", `runs="0" missing="12"`, "| 0 of 12 |"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			d := tc.doc
+			d.Name, d.Question, d.Profile = "general", "Which algorithm?", "paper"
+			if err := d.Write(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := Index(dir); err != nil {
+				t.Fatal(err)
+			}
+			md, _ := os.ReadFile(filepath.Join(dir, "general.md"))
+			idx, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+			for _, want := range []struct{ file, text string }{{string(md), tc.text}, {string(md), tc.meta}, {string(idx), tc.indexRuns}} {
+				if !strings.Contains(want.file, want.text) {
+					t.Errorf("lacks %q:\n%s", want.text, want.file)
+				}
+			}
+		})
+	}
+}
+
+// TestOverview: the reports of the profiles with a column side by side,
+// each linking its report with its runs, a dash where a profile has none;
+// a profile without a column only described; a missing folder is no error.
+func TestOverview(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []*Doc{
+		{Name: "general", Question: "Which algorithm?", Profile: "quick", Runs: 120},
+		{Name: "noise", Question: "What does noise do?", Profile: "quick", Runs: 80},
+		{Name: "general", Question: "Which algorithm?", Profile: "paper", Runs: 30, Missing: 370},
+		{Name: "triplets", Question: "How many triplets?", Profile: "smoke", Runs: 4},
+	} {
+		if err := d.Write(filepath.Join(root, d.Profile)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	profiles := []Profile{{Name: "quick", About: "small.", Column: true}, {Name: "paper", About: "the paper's.", Column: true},
+		{Name: "smoke", About: "ignored."}, {Name: "extra", About: "no folder.", Column: true}}
+	if err := Overview(root, profiles); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- **quick** (`quick/`): small.\n- **paper** (`paper/`): the paper's.\n- **smoke** (`smoke/`): ignored.\n",
+		"| report | question | quick | paper | extra |\n|---|---|---|---|---|\n",
+		"| general | Which algorithm? | [120 runs](quick/general.md) | [30 of 400 runs](paper/general.md) | — |\n",
+		"| noise | What does noise do? | [80 runs](quick/noise.md) | — | — |\n",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("overview lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(string(md), "triplets") {
+		t.Errorf("overview lists a report of a profile without a column:\n%s", md)
+	}
+}
+
+func ExampleOverview() {
+	root, _ := os.MkdirTemp("", "reports")
+	defer os.RemoveAll(root)
+	(&Doc{Name: "general", Question: "Which algorithm?", Profile: "quick", Runs: 120}).Write(filepath.Join(root, "quick"))
+	(&Doc{Name: "general", Question: "Which algorithm?", Profile: "paper", Runs: 30, Missing: 370}).Write(filepath.Join(root, "paper"))
+	Overview(root, []Profile{{Name: "quick", About: "reduced scale.", Column: true}, {Name: "paper", About: "the paper's scale.", Column: true}})
+	md, _ := os.ReadFile(filepath.Join(root, "README.md"))
+	lines := strings.Split(strings.TrimSpace(string(md)), "\n")
+	fmt.Println(lines[len(lines)-1])
+	// Output: | general | Which algorithm? | [120 runs](quick/general.md) | [30 of 400 runs](paper/general.md) |
+}
+
+// TestFigureFormat: a figure is saved as the smaller of SVG and PNG — SVG
+// for a line plot, PNG (with a palette) for a scatter plot of many points —
+// and the PNG keeps the plot's colours and the black of its text.
+func TestFigureFormat(t *testing.T) {
+	lines, err := plot.Lines(plot.Axes{Title: "error"}, []plot.Series{{Name: "soe", X: []float64{1, 2, 4}, Samples: [][]float64{{0.3}, {0.2}, {0.1}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := mat.NewDense(5000, 2, nil)
+	labels := make([]int, 5000)
+	for i := range labels {
+		pts.Set(i, 0, math.Cos(float64(i)))
+		pts.Set(i, 1, math.Sin(float64(i)*1.7))
+		labels[i] = i % 3
+	}
+	scatter, err := plot.Scatter(plot.Axes{Title: "embedding"}, pts, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		p       *gplot.Plot
+		wantExt string
+	}{
+		{"line plot", lines, ".svg"},
+		{"scatter plot of 5,000 points", scatter, ".png"},
+	}
+	for _, tc := range tests {
+		data, ext, err := encodeFigure(tc.p, 5*vg.Inch, 4*vg.Inch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ext != tc.wantExt {
+			t.Errorf("%s: saved as %s (%d bytes), want %s", tc.name, ext, len(data), tc.wantExt)
+		}
+		if ext != ".png" {
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		pal, ok := img.(*image.Paletted)
+		if !ok || len(pal.Palette) > paletteColours {
+			t.Fatalf("%s: PNG of %T, want a palette of at most %d colours", tc.name, img, paletteColours)
+		}
+		for _, want := range []color.Color{color.Black, plot.Color(0), plot.Color(1), plot.Color(2)} {
+			if pal.Palette[pal.Palette.Index(want)] != color.RGBAModel.Convert(want) {
+				t.Errorf("%s: the palette lacks %v", tc.name, want)
+			}
+		}
+	}
 }

@@ -11,7 +11,8 @@ func main() {
 	var runs []exp.Run
 	for _, lambda := range []float64{1, 2, 4} {
 		for _, a := range []string{"runnerfake", "notregistered"} {
-			runs = append(runs, exp.Run{Dataset: "uniform", N: exp.Pick(20, 40, 80), Dim: 2, Lambda: lambda, Algorithm: a})
+			// The scatter plot draws a run of λ = 1: those keep their embeddings.
+			runs = append(runs, exp.Run{Dataset: "uniform", N: exp.Pick(20, 40, 80), Dim: 2, Lambda: lambda, Algorithm: a, KeepEmbedding: lambda == 1})
 		}
 	}
 	res := e.Run(exp.Repeat(runs, 2))

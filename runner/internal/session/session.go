@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/oe-lab/oe/runner/execute"
+	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/report"
 	"github.com/oe-lab/oe/runner/store"
 )
@@ -22,6 +24,14 @@ type Session struct {
 	Profile string
 	// ReportOnly forbids executing runs: results come from the store alone.
 	ReportOnly bool
+	// DeclareOnly collects the runs the script declares and nothing else:
+	// results carry the runs' statuses but no metrics, and no figure is
+	// drawn (runner.Declare, and Section where it executes nothing).
+	DeclareOnly bool
+	// Estimate, when set, estimates how long a run missing from the store
+	// would take (runner/plan's Model): the report states the cost of its
+	// missing runs.
+	Estimate func(job.Config) time.Duration
 	// Store is the run cache and Exec executes runs into it.
 	Store *store.Store
 	Exec  *execute.Executor
@@ -34,43 +44,74 @@ type Session struct {
 	// runs, its report), with this session as its Parent; why says what
 	// made it necessary. It returns what the script executed.
 	Require func(path, why string) (execute.Summary, error)
+	// DeclareScript runs the script at path at Profile declare-only, with
+	// this session as its Parent, and returns the runs it declares, stored
+	// or not: what Section reads where it executes nothing (see Executes).
+	// Runs the store lacks reach the executor's Defer, as the script's own
+	// would.
+	DeclareScript func(path string) ([]Declaration, error)
 
 	mu sync.Mutex
 	// Doc is the report the script builds (nil until exp.Begin).
 	Doc *report.Doc
 	// Summary totals the runs of every exp Run call.
 	Summary execute.Summary
-	// members are the runs the script declared or read, each once, in
+	// declared are the runs the script declared or read, each once, in
 	// order; seen holds their keys.
-	members []store.Member
-	seen    map[string]bool
+	declared []Declaration
+	seen     map[string]bool
 }
+
+// Declaration is a run that a script declared or read.
+type Declaration struct {
+	// Job is the run's canonical config and key.
+	Job job.Canonical
+	// Declared is the run as the script declared it (JSON of runner/exp's
+	// Run) and Dataset the dataset it loads: the declared one or its
+	// stand-in.
+	Declared, Dataset string
+}
+
+// Executes reports whether the script's runs are executed where missing:
+// not under ReportOnly, nor where the executor defers them.
+func (s *Session) Executes() bool { return !s.ReportOnly && s.Exec.Defer == nil }
 
 // Lock and Unlock guard Doc and Summary.
 func (s *Session) Lock()   { s.mu.Lock() }
 func (s *Session) Unlock() { s.mu.Unlock() }
 
-// Declare notes that the script declared (or read) the run with this key;
-// declared is the run as the script declared it (JSON). A key declared
-// again keeps its first place.
-func (s *Session) Declare(key, declared string) {
+// Declare notes that the script declared (or read) the run d. A key
+// declared again keeps its first place.
+func (s *Session) Declare(d Declaration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.seen[key] {
+	if s.seen[d.Job.Key] {
 		return
 	}
 	if s.seen == nil {
 		s.seen = map[string]bool{}
 	}
-	s.seen[key] = true
-	s.members = append(s.members, store.Member{Key: key, Declared: declared})
+	s.seen[d.Job.Key] = true
+	s.declared = append(s.declared, d)
 }
 
-// Members returns the runs declared so far, in order.
+// Declared returns the runs declared so far, in order.
+func (s *Session) Declared() []Declaration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Declaration(nil), s.declared...)
+}
+
+// Members returns the runs declared so far, in order, as the store records
+// them.
 func (s *Session) Members() []store.Member {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]store.Member(nil), s.members...)
+	out := make([]store.Member, len(s.declared))
+	for i, d := range s.declared {
+		out[i] = store.Member{Key: d.Job.Key, Declared: d.Declared, Dataset: d.Dataset}
+	}
+	return out
 }
 
 // Requires returns the names of the executions that led to this one, the

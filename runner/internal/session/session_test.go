@@ -1,8 +1,11 @@
 package session
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/oe-lab/oe/runner/job"
 )
 
 func TestSetCurrent(t *testing.T) {
@@ -34,14 +37,17 @@ func TestSetCurrent(t *testing.T) {
 
 func TestDeclareKeepsFirstPlace(t *testing.T) {
 	s := &Session{}
-	for _, k := range []string{"b", "a", "b", "c", "a"} {
-		s.Declare(k, "run "+k)
+	for i, k := range []string{"b", "a", "b", "c", "a"} {
+		s.Declare(Declaration{Job: job.Canonical{Key: k}, Declared: "run " + k, Dataset: fmt.Sprint("set", i)})
 	}
 	var got []string
 	for _, m := range s.Members() {
-		got = append(got, m.Key+"="+m.Declared)
+		got = append(got, m.Key+"="+m.Declared+" on "+m.Dataset)
 	}
-	if want := []string{"b=run b", "a=run a", "c=run c"}; !reflect.DeepEqual(got, want) {
+	if want := []string{"b=run b on set0", "a=run a on set1", "c=run c on set3"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("members %v, want %v", got, want)
+	}
+	if d := s.Declared(); len(d) != 3 || d[2].Job.Key != "c" {
+		t.Errorf("declared %+v, want b, a, c", d)
 	}
 }

@@ -1,0 +1,94 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner/execute"
+	"github.com/oe-lab/oe/runner/job"
+)
+
+// Filter selects some of a plan's runs, as a campaign on one machine does:
+// it leaves out the methods whose versions are about to change (their runs
+// would be computed again), and runs larger than it means to reach. The
+// zero Filter keeps every run.
+type Filter struct {
+	// Algorithms, when not empty, keeps only the runs of these methods;
+	// Exclude leaves out the runs of these. Both hold registry names
+	// (lib/embed), lower case.
+	Algorithms, Exclude []string
+	// MaxItems, when positive, keeps only the runs of at most this many
+	// items (Items).
+	MaxItems int
+}
+
+// Keep reports whether f keeps the run c.
+func (f Filter) Keep(c job.Config) bool {
+	alg := strings.ToLower(c.Algorithm)
+	switch {
+	case len(f.Algorithms) > 0 && !slices.Contains(f.Algorithms, alg):
+		return false
+	case slices.Contains(f.Exclude, alg):
+		return false
+	case f.MaxItems > 0 && Items(c) > f.MaxItems:
+		return false
+	}
+	return true
+}
+
+// Apply returns the runs f keeps and those it leaves out, each in the order
+// given.
+func (f Filter) Apply(runs []execute.Pending) (kept, left []execute.Pending) {
+	for _, r := range runs {
+		if f.Keep(r.Job.Config) {
+			kept = append(kept, r)
+		} else {
+			left = append(left, r)
+		}
+	}
+	return kept, left
+}
+
+// IsZero reports whether f keeps every run.
+func (f Filter) IsZero() bool {
+	return len(f.Algorithms) == 0 && len(f.Exclude) == 0 && f.MaxItems <= 0
+}
+
+// String describes f as its flags of oerun run and plan set it, e.g.
+// "--exclude-algorithms oenn --max-items 7291" ("" for the zero Filter).
+func (f Filter) String() string {
+	var parts []string
+	if len(f.Algorithms) > 0 {
+		parts = append(parts, "--algorithms "+strings.Join(f.Algorithms, ","))
+	}
+	if len(f.Exclude) > 0 {
+		parts = append(parts, "--exclude-algorithms "+strings.Join(f.Exclude, ","))
+	}
+	if f.MaxItems > 0 {
+		parts = append(parts, fmt.Sprintf("--max-items %d", f.MaxItems))
+	}
+	return strings.Join(parts, " ")
+}
+
+// ParseAlgorithms reads a comma-separated list of methods, such as
+// "soe,ste", as Filter holds them: registry names, lower case, each once.
+// An empty list is nil; a name this build does not register is an error
+// that lists the known ones.
+func ParseAlgorithms(list string) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		if _, err := embed.Lookup(name); err != nil {
+			return nil, fmt.Errorf("plan: %w", err)
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
