@@ -51,7 +51,7 @@ does not state its dimension; it must be at least the largest embedding dimensio
 			}
 			for _, dim := range dims {
 				runs = append(runs, exp.Run{Dataset: d.name, StandIn: d.standIn, N: d.n, DataDim: d.dataDim, Dim: int(dim),
-					Lambda: 2, Algorithm: a, MaxEpochs: epochs, Seed: 1})
+					Lambda: 2, Algorithm: a, MaxEpochs: epochs, Seed: 1, KeepEmbedding: d.name != "uniform"})
 			}
 		}
 	}

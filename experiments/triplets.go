@@ -65,7 +65,7 @@ t-STE on seven of ten datasets; CKL and GNMDS are the worst.`)
 		for _, a := range algorithms {
 			for _, l := range lambdas {
 				runs = append(runs, exp.Run{Dataset: d.name, StandIn: d.standIn, N: d.n, Dim: d.dim, Lambda: l,
-					Algorithm: a, MaxEpochs: exp.Pick(30, 200, 0), Seed: 1})
+					Algorithm: a, MaxEpochs: exp.Pick(30, 200, 0), Seed: 1, KeepEmbedding: true})
 			}
 		}
 	}
