@@ -98,10 +98,10 @@ type Result struct {
 // ReportsDir(opt). A failed run does not make Run fail; a mistake in the
 // script does, with its file and line. Unless opt.ReportOnly, the store
 // records which runs the script declared at the profile (experiment_runs)
-// once it completes with every run it declares or reads stored. A script
-// that reads another's runs (exp's Section) may have Run execute that
-// script first, with the same options, or, where Run executes nothing
-// (ReportOnly, Defer), declare it.
+// once it completes with every run it declares or reads stored, and none
+// left out for want of its data files. A script that reads another's runs
+// (exp's Section) may have Run execute that script first, with the same
+// options, or, where Run executes nothing (ReportOnly, Defer), declare it.
 func Run(ctx context.Context, opt Options) (Result, error) {
 	opt = withDefaults(opt)
 	var res Result
@@ -323,9 +323,9 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	res.Report = filepath.Join(dir, name+".md")
 	// Only now, with the script and its report complete: an execution that
 	// failed half-way must not replace the runs of the last complete one,
-	// nor may one that left runs missing (deferred, or missing from a
-	// section it read) stand for them.
-	if !opt.ReportOnly && res.Deferred == 0 && doc.Missing == 0 {
+	// nor may one that left runs missing (deferred, missing from a section
+	// it read, or skipped for want of their data files) stand for them.
+	if !opt.ReportOnly && res.Deferred == 0 && doc.Missing == 0 && s.SkippedForData() == 0 {
 		if err := st.RecordExecution(ctx, name, opt.Profile, hash, s.Members()); err != nil {
 			return res, err
 		}

@@ -381,3 +381,35 @@ func TestPrune(t *testing.T) {
 		t.Errorf("%d embeddings kept, %d of λ = 1; want that one", kept, keptLambda1)
 	}
 }
+
+// An execution that left runs out because their data files are not here is
+// not complete: its runs are stored, but it is not recorded as the script's
+// runs at the profile, so that a script reading it (Section) does not take
+// it for all of them.
+func TestSkippedForDataIsNotRecorded(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OE_DATA", filepath.Join(dir, "data"))
+	t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
+	t.Setenv("OE_OFFLINE", "1")
+	script, err := filepath.Abs("testdata/nodata.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // away from the checkout's data/ folder
+	var calls atomic.Int64
+	db := filepath.Join(dir, "r.db")
+	res, err := Run(context.Background(), Options{Script: script, DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, recorded, err := st.LastExecution(context.Background(), "nodata", "smoke")
+	if err != nil || recorded || res.Summary.Ran != 1 {
+		t.Errorf("%v after a run skipped for its data: recorded %v (%v), want the uniform run executed and nothing recorded", res.Summary, recorded, err)
+	}
+}

@@ -226,6 +226,10 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 	defer st.Close()
 	sum, left, err := plan.Execute(ctx, runner.Executor(opt, st, label), runs, deadline)
 	if err != nil {
+		if ctx.Err() != nil {
+			// Stopped (Ctrl-C, kill): the finished runs are stored.
+			fmt.Fprintf(msgs, "%s: stopped after %v into %s; the same command goes on from there\n", label, sum, opt.DB)
+		}
 		return err
 	}
 	fmt.Fprintf(msgs, "%s: %v into %s in %s\n", label, sum, opt.DB, time.Since(start).Round(time.Second))

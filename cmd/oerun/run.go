@@ -122,8 +122,8 @@ func runEach(ctx context.Context, name string, opt runner.Options, scripts []str
 		switch {
 		case opt.ReportOnly:
 			fmt.Fprintf(msgs, "%s: report %s rebuilt from %s (nothing run)\n", script, res.Report, opt.DB)
-		case res.Deferred > 0:
-			fmt.Fprintf(msgs, "%s: report %s, %d runs still missing\n", script, res.Report, res.Deferred)
+		case res.Doc.Missing > 0:
+			fmt.Fprintf(msgs, "%s: report %s, %d runs still missing\n", script, res.Report, res.Doc.Missing)
 		default:
 			fmt.Fprintf(msgs, "%s: %v; report %s\n", script, res.Summary, res.Report)
 		}

@@ -60,6 +60,25 @@ type Session struct {
 	// order; seen holds their keys.
 	declared []Declaration
 	seen     map[string]bool
+	// skippedForData counts the runs skipped because their data is not
+	// here (SkipForData).
+	skippedForData int
+}
+
+// SkipForData notes that the script left out a run because its dataset's
+// files are not here (and it has no stand-in): an execution so is not
+// complete, and is not recorded as the script's runs at the profile.
+func (s *Session) SkipForData() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.skippedForData++
+}
+
+// SkippedForData counts the runs SkipForData noted.
+func (s *Session) SkippedForData() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.skippedForData
 }
 
 // Declaration is a run that a script declared or read.
