@@ -156,10 +156,10 @@ func (c *Context) TripletGrad(x *Buffer[float32], n, d int, idx *Buffer[int32], 
 }
 
 // Violations returns how many of the triplets [from, to) of idx the n×d
-// embedding x violates: ‖xᵢ−xₖ‖ < ‖xᵢ−xⱼ‖ (CPU twin: lib/tripletloss's
-// kernel.tripletError, the training loop's check), or with tiesViolate
-// !(‖xᵢ−xⱼ‖ < ‖xᵢ−xₖ‖), so that ties and NaN count as violated (CPU twin:
-// lib/metrics.TripletError). Distances are float32.
+// embedding x violates: ‖xᵢ−xₖ‖ < ‖xᵢ−xⱼ‖ (the authors' strict count), or
+// with tiesViolate !(‖xᵢ−xⱼ‖ < ‖xᵢ−xₖ‖), so that ties and NaN count as
+// violated (triplets.Violated, the rule of lib/metrics.TripletError and of
+// lib/tripletloss's check, kernel.tripletError). Distances are float32.
 func (c *Context) Violations(x *Buffer[float32], n, d int, idx *Buffer[int32], from, to int, tiesViolate bool) (int64, error) {
 	if err := checkMatrix("embedding", x, n, d); err != nil {
 		return 0, err

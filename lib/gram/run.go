@@ -200,13 +200,13 @@ func (r *run) project(step []float64, warm *mat.Dense) (*mat.Dense, *mat.Dense, 
 }
 
 // trainError is the fraction of the check subset's triplets that K = XXᵀ
-// violates (d_ij ≥ d_ik), read off K directly.
+// violates (triplets.Violated: unless d_ij < d_ik), read off K directly.
 func (r *run) trainError() float64 {
 	dist := factorDist(r.x)
 	wrong := 0
 	for _, t := range r.subset {
 		i, j, k := r.s.At(int(t))
-		if dist(i, j) >= dist(i, k) {
+		if triplets.Violated(dist(i, j), dist(i, k)) {
 			wrong++
 		}
 	}

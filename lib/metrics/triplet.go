@@ -19,7 +19,7 @@ const rowMismatch = "metrics: %s: %s has %d rows, %s %d"
 const tripletsPerTask = 1 << 14
 
 // TripletError returns the fraction of triplets (i,j,k) of s that emb violates, i.e. with ‖eᵢ−eⱼ‖ ≥ ‖eᵢ−eₖ‖
-// (ties count as violated). Parallel for large sets.
+// (triplets.Violated: ties count as violated). Parallel for large sets.
 //
 // Ties count as violated so that a collapsed embedding (all points equal)
 // scores 1, not 0; the authors' code counts only strict violations, which
@@ -55,7 +55,7 @@ func violations(data []float64, stride, cols int, idx []int32) int {
 	for t := 0; t+2 < len(idx); t += 3 {
 		i, j, k := int(idx[t])*stride, int(idx[t+1])*stride, int(idx[t+2])*stride
 		ei := data[i : i+cols]
-		if !(sqDist(ei, data[j:j+cols]) < sqDist(ei, data[k:k+cols])) {
+		if triplets.Violated(sqDist(ei, data[j:j+cols]), sqDist(ei, data[k:k+cols])) {
 			bad++
 		}
 	}

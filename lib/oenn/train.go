@@ -284,8 +284,8 @@ func drawSubset(rng *rand.Rand, m, size int) []int32 {
 }
 
 // tripletError returns the fraction of triplets (the subset's, or all when
-// subset is nil) that the embedding y violates: ‖yᵢ−yₖ‖ ≤ ‖yᵢ−yⱼ‖ counts as a
-// violation, as in the authors' code.
+// subset is nil) that the embedding y violates (triplets.Violated: ties count
+// as violated, as in the authors' OENN code).
 func tripletError(y []float32, d int, set *triplets.Set, subset []int32) float64 {
 	violated := func(t int) bool {
 		i, j, k := set.At(t)
@@ -296,7 +296,7 @@ func tripletError(y []float32, d int, set *triplets.Set, subset []int32) float64
 			dij += a * a
 			dik += b * b
 		}
-		return dik <= dij
+		return triplets.Violated(dij, dik)
 	}
 	bad := 0
 	if subset == nil {

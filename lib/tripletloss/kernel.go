@@ -6,6 +6,7 @@ import (
 
 	"github.com/oe-lab/oe/lib/internal/parallel"
 	"github.com/oe-lab/oe/lib/optim"
+	"github.com/oe-lab/oe/lib/triplets"
 )
 
 // lanes is the row padding: rows of the embedding and the gradient are
@@ -419,8 +420,8 @@ func (k *kernel) scatterTailsGo(terms []tailTerm) {
 }
 
 // tripletError returns the fraction of the triplets idx that the embedding
-// violates: ‖xᵢ−xₖ‖ < ‖xᵢ−xⱼ‖. Ties count as satisfied, as in the authors'
-// code and lib/triplets.
+// violates (triplets.Violated: unless ‖xᵢ−xⱼ‖ < ‖xᵢ−xₖ‖, so ties count as
+// violated, as lib/metrics counts them).
 func (k *kernel) tripletError(idx []int32) float64 {
 	m := len(idx) / 3
 	if m == 0 {
@@ -445,7 +446,7 @@ func (k *kernel) violations(idx []int32) int {
 		cnt := min(block, m-b)
 		k.blockDists(idx[3*b:], cnt, dist[:2*cnt])
 		for t := 0; t < cnt; t++ {
-			if dist[2*t+1] < dist[2*t] {
+			if triplets.Violated(dist[2*t], dist[2*t+1]) {
 				bad++
 			}
 		}

@@ -181,7 +181,8 @@ func firstDifference(a, b []float64) int {
 
 func TestTripletErrorCountsViolations(t *testing.T) {
 	// Items on a line at 0, 1, 3: (0,1,2) holds, (0,2,1) is violated,
-	// (1,0,2) holds; the tie (1,0,2) with x2 = 2 counts as satisfied.
+	// (1,0,2) holds. With x2 = 2, (1,0,2) and (1,2,0) tie and count as
+	// violated (triplets.Violated), as lib/metrics.TripletError counts them.
 	tests := []struct {
 		name string
 		x    []float32
@@ -189,7 +190,8 @@ func TestTripletErrorCountsViolations(t *testing.T) {
 		want float64
 	}{
 		{"one of three violated", []float32{0, 1, 3}, []int32{0, 1, 2, 0, 2, 1, 1, 0, 2}, 1.0 / 3},
-		{"tie is satisfied", []float32{0, 1, 2}, []int32{1, 0, 2, 1, 2, 0}, 0},
+		{"ties are violated", []float32{0, 1, 2}, []int32{1, 0, 2, 1, 2, 0}, 1},
+		{"collapsed embedding violates all", []float32{5, 5, 5}, []int32{0, 1, 2, 2, 0, 1}, 1},
 	}
 	for _, tc := range tests {
 		k, err := newKernel(lossFunc{kindSOE, 1}, tc.x, len(tc.x), 1, 2, 1)

@@ -11,7 +11,7 @@ type trainer interface {
 	// and returns their summed loss.
 	step(from, to int) (float64, error)
 	// subsetError returns the triplet error of the embedding on the
-	// stopping rule's subset (ties count as satisfied, as the authors').
+	// stopping rule's subset (triplets.Violated: ties count as violated).
 	subsetError() (float64, error)
 	// finite reports whether every entry of the embedding is finite.
 	finite() (bool, error)

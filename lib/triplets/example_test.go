@@ -3,6 +3,7 @@ package triplets_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -56,4 +57,11 @@ func ExampleRandomOutOfSample() {
 	// new x4=2.4 is closer to x1=1 than to x0=0
 	// new x4=2.4 is closer to x2=2 than to x3=3
 	// new x4=2.4 is closer to x2=2 than to x0=0
+}
+
+// A triplet (i, j, k) is satisfied only when i is strictly closer to j than
+// to k: a tie, or a NaN distance, violates it.
+func ExampleViolated() {
+	fmt.Println(triplets.Violated(1.0, 2.0), triplets.Violated(2.0, 1.0), triplets.Violated(1.5, 1.5), triplets.Violated(math.NaN(), 1.0))
+	// Output: false true true true
 }
