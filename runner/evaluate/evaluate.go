@@ -57,6 +57,14 @@ func seedOf(c job.Config, protocol, purpose string) uint64 {
 	return h.Sum64()
 }
 
+// DataOptions returns the options by which the run c loads its data (lib/
+// datasets): its items, subsample, synthetic dimension and PCA, so that
+// datasets.Load(c.Dataset, DataOptions(c)) is the ground truth the run's
+// triplets and metrics come from.
+func DataOptions(c job.Config) datasets.Options {
+	return datasets.Options{N: c.N, Dim: c.DataDim, PCA: c.PCA, Seed: seedOf(c, "", "data")}
+}
+
 // Run computes the run c on the given number of threads.
 func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
 	info, err := embed.Lookup(c.Algorithm)
@@ -73,7 +81,7 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 		return nil, err
 	}
 	setup := time.Now()
-	ds, err := e.load(c.Dataset, datasets.Options{N: c.N, Dim: c.DataDim, PCA: c.PCA, Seed: seedOf(c, "", "data")})
+	ds, err := e.load(c.Dataset, DataOptions(c))
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +106,7 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	}
 	setupSecs := time.Since(setup).Seconds()
 	res, err := alg.Fit(ctx, prob, embed.Options{Seed: seedOf(c, "", "fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate,
-		BatchSize: c.BatchSize, Threads: threads, Backend: embed.Backend(c.Backend)})
+		BatchSize: c.BatchSize, Threads: threads, Backend: embed.Backend(c.Backend), Stop: c.StopRule()})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -49,6 +50,37 @@ func TestRunMeasuresEverything(t *testing.T) {
 				t.Errorf("kNN metrics %v/%v, labels %v; labelled dataset: %v", hasKNN, hasKNNData, out.Labels != nil, tc.labelled)
 			}
 		})
+	}
+}
+
+// TestRunNoStop checks the stopping rule of a run: the paper's stops a
+// small problem well before the cap and measures the train error every 50
+// epochs; NoStop runs every epoch and measures it after each.
+func TestRunNoStop(t *testing.T) {
+	for _, alg := range []string{"soe", "gnmds", "oenn"} {
+		for _, noStop := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/no_stop=%v", alg, noStop), func(t *testing.T) {
+				c := config("uniform")
+				c.Algorithm, c.MaxEpochs, c.NoStop = alg, 400, noStop
+				out, err := New().Run(context.Background(), c, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checked := 0
+				for _, e := range out.Trace {
+					if !math.IsNaN(e.TrainError) {
+						checked++
+					}
+				}
+				epochs := len(out.Trace)
+				switch {
+				case noStop && (epochs != 400 || out.StopReason != string(embed.StopMaxEpochs) || checked != 400):
+					t.Errorf("%d epochs (%s), %d checked; want all 400, each checked", epochs, out.StopReason, checked)
+				case !noStop && (epochs >= 400 || out.StopReason != string(embed.StopConverged) || checked != epochs/50):
+					t.Errorf("%d epochs (%s), %d checked; want converged before 400, a check every 50 epochs", epochs, out.StopReason, checked)
+				}
+			})
+		}
 	}
 }
 

@@ -109,7 +109,7 @@ func (x Extension) Run(ctx context.Context, c job.Config, threads int) (*job.Out
 	if !ok {
 		return nil, fmt.Errorf("evaluate: extension: %s has no trained model to extend", c.Algorithm)
 	}
-	opt := embed.Options{Seed: seed("fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate, BatchSize: c.BatchSize, Threads: threads}
+	opt := embed.Options{Seed: seed("fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate, BatchSize: c.BatchSize, Threads: threads, Stop: c.StopRule()}
 	base, err := alg.Fit(ctx, embed.Problem{N: nTrain, Dim: c.Dim, Train: set}, opt)
 	if err != nil {
 		return nil, err

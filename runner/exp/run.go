@@ -55,6 +55,11 @@ type Run struct {
 	MaxEpochs    int     `json:"max_epochs,omitempty"`
 	LearningRate float64 `json:"learning_rate,omitempty"`
 	BatchSize    int     `json:"batch_size,omitempty"`
+	// NoStop switches the paper's stopping rule off: the fit runs all its
+	// epochs (MaxEpochs, or the method's default) and measures the train
+	// error after every epoch, so that Result.Trace is the paper's
+	// convergence curve (Section 4.3; see Curves).
+	NoStop bool `json:"no_stop,omitempty"`
 	// Seed and Rep seed the run; Repeat sets Rep.
 	Seed uint64 `json:"seed,omitempty"`
 	Rep  int    `json:"rep,omitempty"`
@@ -109,7 +114,7 @@ func (r Run) config(dataset string) job.Config {
 	c := job.Config{
 		Dataset: dataset, N: r.N, DataDim: r.DataDim, PCA: r.PCA, Lambda: r.Lambda,
 		Noise: string(r.Noise), NoiseLevel: r.NoiseLevel, Algorithm: r.Algorithm, Params: r.Params, Dim: r.Dim,
-		MaxEpochs: r.MaxEpochs, LearningRate: r.LearningRate, BatchSize: r.BatchSize, Seed: r.Seed, Rep: r.Rep, Backend: r.Backend,
+		MaxEpochs: r.MaxEpochs, LearningRate: r.LearningRate, BatchSize: r.BatchSize, NoStop: r.NoStop, Seed: r.Seed, Rep: r.Rep, Backend: r.Backend,
 	}
 	if c.Lambda == 0 {
 		c.Lambda = DefaultLambda

@@ -64,6 +64,10 @@ type Config struct {
 	MaxEpochs    int     `json:"max_epochs"`
 	LearningRate float64 `json:"learning_rate"`
 	BatchSize    int     `json:"batch_size"`
+	// NoStop switches the paper's stopping rule off (see StopRule): the fit
+	// runs all its epochs. A run that leaves it false keeps the cache key
+	// it had before the field existed.
+	NoStop bool `json:"no_stop,omitempty"`
 	// TestTriplets is the size of the test set (0: DefaultTestTriplets).
 	TestTriplets int `json:"test_triplets"`
 	// Seed and Rep together seed every random choice of the run; repetitions
@@ -181,6 +185,17 @@ func (c Config) check() error {
 	return nil
 }
 
+// StopRule returns the stopping rule of the run's fit: the paper's (the
+// zero rule, lib/embed's DefaultStopRule), or with NoStop none, with the
+// train error measured on the rule's subset after every epoch, so that the
+// trace is the paper's per-epoch convergence curve (Section 4.3).
+func (c Config) StopRule() embed.StopRule {
+	if !c.NoStop {
+		return embed.StopRule{}
+	}
+	return embed.StopRule{Every: 1, Disabled: true}
+}
+
 // NoiseModel returns the config's noise as lib/triplets understands it.
 func (c Config) NoiseModel() triplets.Noise {
 	return triplets.Noise{Model: triplets.NoiseModel(c.Noise), Level: c.NoiseLevel}
@@ -199,6 +214,9 @@ func (c Config) canonicalJSON() []byte {
 	}
 	if c.StandsInFor != "" {
 		fields["stands_in_for"] = c.StandsInFor
+	}
+	if c.NoStop {
+		fields["no_stop"] = true
 	}
 	var b bytes.Buffer
 	writeCanonical(&b, fields)
@@ -231,6 +249,8 @@ func writeCanonical(b *bytes.Buffer, v any) {
 		writeCanonical(b, m)
 	case string:
 		writeString(b, v)
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
 	case int:
 		b.WriteString(number(float64(v)))
 	case uint64:

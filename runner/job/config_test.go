@@ -60,6 +60,7 @@ func TestKeyIgnoresSpelling(t *testing.T) {
 		{"noise", func(c *Config) { c.Noise, c.NoiseLevel = "bernoulli", 0.1 }},
 		{"backend", func(c *Config) { c.Backend = "gpu" }},
 		{"stand-in", func(c *Config) { c.StandsInFor = "mnist" }},
+		{"no stopping rule", func(c *Config) { c.NoStop = true }},
 	}
 	for _, tc := range differ {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,6 +83,45 @@ func TestCPUKeyUnchanged(t *testing.T) {
 		if k := mustKey(t, c); k != want {
 			t.Errorf("backend %q: key %s, want %s", b, k, want)
 		}
+	}
+}
+
+// TestNoStop checks that a config leaving NoStop unset keeps the key it had
+// before the field existed (TestCPUKeyUnchanged's), that NoStop is in the
+// canonical JSON only when set and decodes back, and the rule each gives.
+func TestNoStop(t *testing.T) {
+	const before = "ab182a7759574c7291d73d9894eadbb5e13a1c206a2e5341b9d369c41cde37f1"
+	tests := []struct {
+		name   string
+		noStop bool
+		json   string // what the canonical JSON contains, or "!" and what it must not
+		rule   embed.StopRule
+	}{
+		{"unset: the paper's rule, the old key", false, `!no_stop`, embed.StopRule{}},
+		{"set: no rule, a check after every epoch", true, `"no_stop":true`, embed.StopRule{Every: 1, Disabled: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base()
+			c.NoStop = tc.noStop
+			n, err := c.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (n.Key == before) == tc.noStop {
+				t.Errorf("key %s; the key before NoStop existed is %s", n.Key, before)
+			}
+			if absent, ok := strings.CutPrefix(tc.json, "!"); ok == strings.Contains(string(n.JSON), absent) {
+				t.Errorf("canonical JSON %s: want %q", n.JSON, tc.json)
+			}
+			var back Config
+			if err := json.Unmarshal(n.JSON, &back); err != nil || back.NoStop != tc.noStop {
+				t.Errorf("decoded NoStop = %v (%v), want %v", back.NoStop, err, tc.noStop)
+			}
+			if got := c.StopRule(); got != tc.rule {
+				t.Errorf("StopRule() = %+v, want %+v", got, tc.rule)
+			}
+		})
 	}
 }
 

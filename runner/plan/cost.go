@@ -230,8 +230,8 @@ func (m *Model) epochs(c job.Config, meth method) int {
 	if c.MaxEpochs > 0 {
 		limit = c.MaxEpochs
 	}
-	if family(c.Algorithm) == embed.FamilyLandmark {
-		return limit // fixed iterations: the paper's stopping rule does not end them
+	if family(c.Algorithm) == embed.FamilyLandmark || c.NoStop {
+		return limit // fixed iterations, or no stopping rule to end them
 	}
 	typical, ok := m.typicalEpochs[c.Algorithm]
 	if !ok {
