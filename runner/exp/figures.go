@@ -2,6 +2,7 @@ package exp
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -48,6 +49,20 @@ type BarPlot struct {
 	Caption string
 }
 
+// CurvePlot draws the train triplet error that each run's trace measured
+// against the epoch (the paper's convergence figures): one line per value
+// of Lines, each point the mean over the repetitions measured at that epoch
+// with a ±1 sd error bar. Runs declared with NoStop measure it after every
+// epoch, others at the stopping rule's checks (every 50 epochs).
+type CurvePlot struct {
+	Title   string
+	Results Results
+	// Lines is the field with one line per value (usually "algorithm").
+	Lines   string
+	LogX    bool
+	Caption string
+}
+
 // HeatMap draws the mean of a metric over a grid of two fields.
 type HeatMap struct {
 	Title   string
@@ -79,6 +94,44 @@ func (e *Experiment) Lines(p LinePlot) {
 	}
 	pl, err := plot.Lines(plot.Axes{Title: p.Title, X: or(p.XLabel, p.X), Y: or(p.YLabel, Label(p.Y)), LogX: p.LogX, LogY: p.LogY}, series)
 	e.figure(p.Title, p.Caption, report.Figure{Plot: pl}, err)
+}
+
+// Curves adds the train error curves of p.Results' traces to the report.
+func (e *Experiment) Curves(p CurvePlot) {
+	var series []plot.Series
+	for _, name := range p.Results.Distinct(p.Lines) {
+		xs, samples := p.Results.Where(p.Lines, name).trainErrorCurve()
+		if len(xs) > 0 {
+			series = append(series, plot.Series{Name: name, X: xs, Samples: samples})
+		}
+	}
+	pl, err := plot.Lines(plot.Axes{Title: p.Title, X: "epoch", Y: Label(TrainError), LogX: p.LogX}, series)
+	e.figure(p.Title, p.Caption, report.Figure{Plot: pl}, err)
+}
+
+// trainErrorCurve returns the epochs at which the OK results' traces
+// measured the train error, ascending, and at each the values measured.
+func (rs Results) trainErrorCurve() (epochs []float64, samples [][]float64) {
+	at := map[int][]float64{}
+	for _, r := range rs {
+		if r.Status != OK {
+			continue
+		}
+		for _, ep := range r.Trace {
+			if !math.IsNaN(ep.TrainError) {
+				at[ep.Epoch] = append(at[ep.Epoch], ep.TrainError)
+			}
+		}
+	}
+	keys := make([]int, 0, len(at))
+	for k := range at {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		epochs, samples = append(epochs, float64(k)), append(samples, at[k])
+	}
+	return epochs, samples
 }
 
 type byValue struct {

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/plot"
 )
 
 // The rules by which a script checks the paper's findings against its
@@ -43,7 +47,7 @@ func VerdictOf(holds bool) Verdict {
 func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool, string), share float64) (Verdict, string) {
 	ok := rs.Filter(func(r Result) bool { return r.Status == OK })
 	if len(ok) == 0 {
-		return NotChecked, "no runs in the database"
+		return NotChecked, "no runs to check it on: " + rs.Shortfall()
 	}
 	var keys []string
 	groups := map[string]Results{}
@@ -80,6 +84,33 @@ func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool
 	return VerdictOf(pass), fmt.Sprintf("%d of %d hold — %s", held, judged, strings.Join(parts, "; "))
 }
 
+// Shortfall says how many of the declared results have no value: "none
+// declared" without results, else e.g. "24 declared: 20 ok, 3 missing, 1
+// failed", the count of runs a finding still lacks.
+func (rs Results) Shortfall() string {
+	if len(rs) == 0 {
+		return "none declared at this profile"
+	}
+	n := map[string]int{}
+	for _, r := range rs {
+		n[r.Status]++
+	}
+	return fmt.Sprintf("%d declared: %d ok, %d missing, %d failed", len(rs), n[OK], n[Missing], n[Failed])
+}
+
+// Converged returns the OK results whose ConvergeSeconds is the paper's
+// running time: fits that the stopping rule ended, or that finished
+// (StopReason "converged" or "done": LOE and LLOE have no rule). A fit
+// that reached its epoch cap first, or ran with NoStop, stopped short of
+// convergence; its ConvergeSeconds, the time to the last improving check
+// before the cap (0 before the first check), would make a capped slow
+// method look fast, so timing findings leave it out.
+func (rs Results) Converged() Results {
+	return rs.Filter(func(r Result) bool {
+		return r.Status == OK && (r.StopReason == embed.StopConverged || r.StopReason == embed.StopDone)
+	})
+}
+
 // EveryDataset is EveryGroup with a group per dataset (Field "dataset").
 func (rs Results) EveryDataset(rule func(Results) (bool, string), share float64) (Verdict, string) {
 	return rs.EveryGroup(func(r Result) string { return r.Field("dataset") }, rule, share)
@@ -89,6 +120,13 @@ func (rs Results) EveryDataset(rule func(Results) (bool, string), share float64)
 // mean; the first in algs wins a tie. Without a value: "" and +Inf.
 func (rs Results) Argmin(algs []string, metric string) (string, float64) {
 	return rs.ArgminBy(algs, func(s Results) float64 { return s.Mean(metric) })
+}
+
+// Argmax returns the algorithm of algs with the highest mean metric and
+// that mean; the first in algs wins a tie. Without a value: "" and −Inf.
+func (rs Results) Argmax(algs []string, metric string) (string, float64) {
+	best, v := rs.ArgminBy(algs, func(s Results) float64 { return -s.Mean(metric) })
+	return best, -v
 }
 
 // ArgminBy is Argmin of any score of an algorithm's results (NaN: no
@@ -232,19 +270,32 @@ func (rs Results) MedianCurve(field, metric string, algs []string) (xs, medians 
 
 // Slope returns the least-squares slope of log(mean metric) against log x
 // over the values of the numeric field x at which the mean is positive:
-// the growth exponent of, say, the fit time in n. NaN with fewer than two
-// such values.
+// the growth exponent of, say, the time to converge in n. NaN with fewer
+// than two such values.
 func (rs Results) Slope(x, metric string) float64 {
 	var xs, ys []float64
 	for _, v := range rs.Distinct(x) {
 		sub := rs.Where(x, v)
-		if m := sub.Mean(metric); m > 0 {
-			xs, ys = append(xs, math.Log(sub[0].Number(x))), append(ys, math.Log(m))
+		xs, ys = append(xs, sub[0].Number(x)), append(ys, sub.Mean(metric))
+	}
+	return LogLogSlope(xs, ys)
+}
+
+// LogLogSlope returns the least-squares slope of log y against log x over
+// the points where both are positive (NaN values are left out): the growth
+// exponent of y in x. NaN with fewer than two such points, or when they
+// share one x.
+func LogLogSlope(xs, ys []float64) float64 {
+	var lx, ly []float64
+	for i := range xs {
+		if xs[i] > 0 && ys[i] > 0 {
+			lx, ly = append(lx, math.Log(xs[i])), append(ly, math.Log(ys[i]))
 		}
 	}
-	if len(xs) < 2 {
+	if len(lx) < 2 {
 		return math.NaN()
 	}
+	xs, ys = lx, ly
 	var mx, my float64
 	for i := range xs {
 		mx, my = mx+xs[i], my+ys[i]
@@ -255,7 +306,66 @@ func (rs Results) Slope(x, metric string) float64 {
 		sxy += (xs[i] - mx) * (ys[i] - my)
 		sxx += (xs[i] - mx) * (xs[i] - mx)
 	}
+	if sxx == 0 {
+		return math.NaN()
+	}
 	return sxy / sxx
+}
+
+// TrainErrorAt returns the mean over the OK results of the train error
+// that each one's trace measured last at or before epoch (a run that
+// stopped earlier counts with its last check); NaN when none had measured
+// one by then. Runs declared with NoStop measure it after every epoch.
+func (rs Results) TrainErrorAt(epoch int) float64 {
+	var vals []float64
+	for _, r := range rs {
+		if r.Status != OK {
+			continue
+		}
+		v := math.NaN()
+		for _, ep := range r.Trace {
+			if ep.Epoch > epoch {
+				break
+			}
+			if !math.IsNaN(ep.TrainError) {
+				v = ep.TrainError
+			}
+		}
+		if !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
+	}
+	m, _, _ := plot.MeanSD(vals)
+	return m
+}
+
+// SmallestReaching returns, for each value of the numeric field x in
+// ascending order, the smallest value of y (a numeric field, or
+// "param:NAME" for an algorithm parameter) at which the mean metric is at
+// most bound: e.g. the hidden-layer width OENN needs to reach a 5 % train
+// error at each n. Values of x at which no y reaches the bound are left
+// out.
+func (rs Results) SmallestReaching(x, y, metric string, bound float64) (xs, ys []float64) {
+	for _, xv := range axisValues(rs, x) {
+		atX := rs.Filter(func(r Result) bool { return axisValue(r, x) == xv })
+		for _, yv := range axisValues(atX, y) {
+			if atX.Filter(func(r Result) bool { return axisValue(r, y) == yv }).Mean(metric) <= bound {
+				xs, ys = append(xs, number(xv)), append(ys, number(yv))
+				break
+			}
+		}
+	}
+	return xs, ys
+}
+
+// number parses a numeric axis value (axisValues sorts such axes); a value
+// that is not a number is a mistake in the script.
+func number(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic(fmt.Sprintf("exp: %q is not a number", s))
+	}
+	return v
 }
 
 // SlopeRange returns the smallest and the largest Slope of the algorithms

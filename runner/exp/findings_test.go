@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/oe-lab/oe/lib/embed"
 )
 
 // ok returns an OK result of run with the given metric values.
@@ -44,8 +46,8 @@ func TestEveryGroup(t *testing.T) {
 		{"a group without a value is not judged", Results{withTestError("soe", "char", 0.1), nan}, 1,
 			Pass, "1 of 1 hold — ✓ char: 0.100; – usps: not applicable (NaN)"},
 		{"no group judged", Results{nan}, 1, NotChecked, "– usps: not applicable (NaN)"},
-		{"failed runs are left out", Results{failed}, 1, NotChecked, "no runs in the database"},
-		{"no runs", nil, 1, NotChecked, "no runs in the database"},
+		{"failed runs are left out", Results{failed}, 1, NotChecked, "no runs to check it on: 1 declared: 0 ok, 0 missing, 1 failed"},
+		{"no runs", nil, 1, NotChecked, "no runs to check it on: none declared at this profile"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,6 +194,142 @@ func TestSlope(t *testing.T) {
 	}
 	if lo, hi := rs.SlopeRange([]string{"forte", "lloe"}, "n", FitSeconds); !math.IsNaN(lo) || !math.IsNaN(hi) {
 		t.Errorf("SlopeRange without slopes = %v, %v; want NaN", lo, hi)
+	}
+}
+
+func TestShortfallAndConverged(t *testing.T) {
+	run := Run{Dataset: "char", Algorithm: "soe"}
+	stopped := func(reason string) Result {
+		r := ok(run, map[string]float64{ConvergeSeconds: 1})
+		r.StopReason = reason
+		return r
+	}
+	rs := Results{stopped("converged"), stopped("max-epochs"), stopped("done"), stopped("canceled"),
+		{Run: run, Status: Missing}, {Run: run, Status: Failed, StopReason: "converged"}}
+	tests := []struct {
+		name string
+		rs   Results
+		want string
+	}{
+		{"none", nil, "none declared at this profile"},
+		{"mixed", rs, "6 declared: 4 ok, 1 missing, 1 failed"},
+	}
+	for _, tc := range tests {
+		if got := tc.rs.Shortfall(); got != tc.want {
+			t.Errorf("%s: Shortfall = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// Only the fits the stopping rule ended, or that had none to end them.
+	var reasons []string
+	for _, r := range rs.Converged() {
+		reasons = append(reasons, r.StopReason)
+	}
+	if want := []string{"converged", "done"}; !reflect.DeepEqual(reasons, want) {
+		t.Errorf("Converged kept %v, want %v", reasons, want)
+	}
+}
+
+func TestArgmax(t *testing.T) {
+	rs := Results{withTestError("soe", "char", 0.1), withTestError("ste", "char", 0.4), withTestError("tste", "char", 0.4),
+		{Run: Run{Dataset: "char", Algorithm: "ckl"}, Status: Failed}}
+	tests := []struct {
+		name string
+		algs []string
+		alg  string
+		v    float64
+	}{
+		{"the first of a tie", []string{"soe", "ste", "tste", "ckl"}, "ste", 0.4},
+		{"order decides a tie", []string{"tste", "ste"}, "tste", 0.4},
+		{"no value", []string{"ckl"}, "", math.Inf(-1)},
+	}
+	for _, tc := range tests {
+		if a, v := rs.Argmax(tc.algs, TestError); a != tc.alg || v != tc.v {
+			t.Errorf("%s: Argmax = %s %v, want %s %v", tc.name, a, v, tc.alg, tc.v)
+		}
+	}
+}
+
+func TestLogLogSlope(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name   string
+		xs, ys []float64
+		want   float64
+	}{
+		{"linear", []float64{1, 2, 4}, []float64{3, 6, 12}, 1},
+		{"quadratic", []float64{10, 100}, []float64{1, 100}, 2},
+		{"logarithmic growth is flatter than linear: 6→12 over 64→4096", []float64{64, 4096}, []float64{6, 12}, math.Log(2) / math.Log(64)},
+		{"non-positive and NaN points left out", []float64{1, 2, 3, 4}, []float64{1, 0, nan, 16}, 2},
+		{"one point", []float64{1, 2}, []float64{1, -1}, nan},
+		{"one x", []float64{2, 2}, []float64{1, 3}, nan},
+	}
+	for _, tc := range tests {
+		got := LogLogSlope(tc.xs, tc.ys)
+		if !(math.Abs(got-tc.want) < 1e-12 || math.IsNaN(got) && math.IsNaN(tc.want)) {
+			t.Errorf("%s: LogLogSlope = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestTrainErrorAt(t *testing.T) {
+	nan := math.NaN()
+	trace := func(errs map[int]float64, last int) []embed.Epoch {
+		var tr []embed.Epoch
+		for e := 1; e <= last; e++ {
+			v, ok := errs[e]
+			if !ok {
+				v = nan
+			}
+			tr = append(tr, embed.Epoch{Epoch: e, TrainError: v})
+		}
+		return tr
+	}
+	// Run a checks every 50 epochs and stopped at 150; run b checked every
+	// epoch to 200 (NoStop), its error falling by 0.001 an epoch from 0.3.
+	a := ok(Run{Algorithm: "oenn"}, nil)
+	a.Trace = trace(map[int]float64{50: 0.4, 100: 0.2, 150: 0.1}, 150)
+	every := map[int]float64{}
+	for e := 1; e <= 200; e++ {
+		every[e] = 0.3 - 0.001*float64(e)
+	}
+	b := ok(Run{Algorithm: "oenn"}, nil)
+	b.Trace = trace(every, 200)
+	failed := Result{Run: Run{Algorithm: "oenn"}, Status: Failed, Trace: trace(map[int]float64{1: 0.9}, 1)}
+	rs := Results{a, b, failed}
+	tests := []struct {
+		epoch int
+		want  float64
+	}{
+		{10, 0.29},              // only b has measured
+		{75, (0.4 + 0.225) / 2}, // a's check at 50, b's at 75
+		{200, (0.1 + 0.1) / 2},  // a stopped at 150 with 0.1
+		{1000, (0.1 + 0.1) / 2}, // past every trace's end
+		{0, nan},                // nothing measured yet
+	}
+	for _, tc := range tests {
+		got := rs.TrainErrorAt(tc.epoch)
+		if !(math.Abs(got-tc.want) < 1e-12 || math.IsNaN(got) && math.IsNaN(tc.want)) {
+			t.Errorf("TrainErrorAt(%d) = %v, want %v", tc.epoch, got, tc.want)
+		}
+	}
+}
+
+func TestSmallestReaching(t *testing.T) {
+	// OENN's train error by n and width: it reaches 0.05 at width 20 for
+	// n = 32, at 40 for n = 64 (widths out of order), never for n = 128.
+	cell := func(n int, width, te float64) Result {
+		return ok(Run{Dataset: "uniform", Algorithm: "oenn", N: n, Params: map[string]float64{"width": width}}, map[string]float64{TrainError: te})
+	}
+	rs := Results{
+		cell(64, 40, 0.04), cell(32, 10, 0.2), cell(32, 20, 0.05), cell(32, 40, 0.01),
+		cell(64, 10, 0.3), cell(64, 20, 0.1), cell(128, 40, 0.2),
+	}
+	xs, ys := rs.SmallestReaching("n", "param:width", TrainError, 0.05)
+	if want := []float64{32, 64}; !reflect.DeepEqual(xs, want) {
+		t.Errorf("n values %v, want %v", xs, want)
+	}
+	if want := []float64{20, 40}; !reflect.DeepEqual(ys, want) {
+		t.Errorf("widths %v, want %v", ys, want)
 	}
 }
 

@@ -2,7 +2,9 @@ package exp
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/oe-lab/oe/lib/datasets"
@@ -161,9 +163,12 @@ func (t Table3) Cell(algorithm, dataset string) Table3Cell {
 // BesideTable3 sets the results next to Table 3: a row per dataset of the
 // results and method of the paper (Table 3's order) that has runs or a row
 // in the table, with our test error, kNN error and time until convergence
-// (mean ± sd over repetitions) beside the paper's.
+// (mean ± sd over repetitions) beside the paper's, and the differences of
+// the errors (our mean minus the paper's number, "—" where either is
+// missing). Times are on different machines and sizes and get no
+// difference.
 func (rs Results) BesideTable3(t Table3) *Table {
-	out := NewTable("dataset", "algorithm", "test error (ours)", "test error (paper)", "kNN error (ours)", "kNN error (paper)", "time (ours, CPU)", "time (paper, GPU)")
+	out := NewTable("dataset", "algorithm", "test error (ours)", "test error (paper)", "Δ test error", "kNN error (ours)", "kNN error (paper)", "Δ kNN error", "time (ours, CPU)", "time (paper, GPU)")
 	for _, ds := range rs.Distinct("dataset") {
 		sub := rs.Where("dataset", ds)
 		for _, a := range Algorithms() {
@@ -176,10 +181,25 @@ func (rs Results) BesideTable3(t Table3) *Table {
 			if secs != "—" {
 				secs += " s"
 			}
-			out.Row(ds, a, s.Cell(TestError), dash(p.TestError), s.Cell(KNNError), dash(p.KNNError), s.Cell(ConvergeSeconds), secs)
+			out.Row(ds, a, s.Cell(TestError), dash(p.TestError), difference(s.Mean(TestError), p.TestError),
+				s.Cell(KNNError), dash(p.KNNError), difference(s.Mean(KNNError), p.KNNError), s.Cell(ConvergeSeconds), secs)
 		}
 	}
 	return out
+}
+
+// difference prints ours − paper with its sign and three decimals, e.g.
+// "+0.012"; "—" when either has no number.
+func difference(ours float64, paper string) string {
+	v, err := strconv.ParseFloat(paper, 64)
+	if err != nil || math.IsNaN(ours) {
+		return "—"
+	}
+	d := math.Round((ours-v)*1000) / 1000
+	if d == 0 {
+		d = 0 // no "-0.000"
+	}
+	return fmt.Sprintf("%+.3f", d)
 }
 
 // dash prints a cell of Table 3: "—" where it has no number.

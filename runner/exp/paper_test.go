@@ -147,21 +147,25 @@ func TestTable3(t *testing.T) {
 func TestBesideTable3(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t3.tsv")
 	os.WriteFile(path, []byte("algorithm\tdataset\ttest_triplet_error\tknn_error\ttime_seconds\n"+
-		"SOE\tCHAR\t0.03\t0.03\t6\nGNMDS\tMNIST\t-\t-\t-\nSOE\tMNIST\t0.03\t0.04\t672\n"), 0o644)
+		"SOE\tCHAR\t0.03\t0.03\t6\nSOE\tUSPS\t0.02\t0.04\t61\nGNMDS\tMNIST\t-\t-\t-\nSOE\tMNIST\t0.03\t0.04\t672\n"), 0o644)
 	tab, err := ReadTable3(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rs := Results{
 		withTestError("soe", "char", 0.05),
+		withTestError("soe", "usps", 0.0199), // 0.02 in the table: no "-0.000"
+
 		{Run: Run{Dataset: "mnist", Algorithm: "soe"}, Used: "fmnist", Status: OK, Metrics: map[string]float64{TestError: 0.1, KNNError: 0.2}},
 	}
 	want := &Table{
-		Header: []string{"dataset", "algorithm", "test error (ours)", "test error (paper)", "kNN error (ours)", "kNN error (paper)", "time (ours, CPU)", "time (paper, GPU)"},
+		Header: []string{"dataset", "algorithm", "test error (ours)", "test error (paper)", "Δ test error",
+			"kNN error (ours)", "kNN error (paper)", "Δ kNN error", "time (ours, CPU)", "time (paper, GPU)"},
 		Rows: [][]string{
-			{"char", "soe", "0.050", "0.03", "—", "0.03", "—", "6 s"},
-			{"mnist (fmnist)", "soe", "0.100", "0.03", "0.200", "0.04", "—", "672 s"},
-			{"mnist (fmnist)", "gnmds", "—", "—", "—", "—", "—", "—"},
+			{"char", "soe", "0.050", "0.03", "+0.020", "—", "0.03", "—", "—", "6 s"},
+			{"usps", "soe", "0.020", "0.02", "+0.000", "—", "0.04", "—", "—", "61 s"},
+			{"mnist (fmnist)", "soe", "0.100", "0.03", "+0.070", "0.200", "0.04", "+0.160", "—", "672 s"},
+			{"mnist (fmnist)", "gnmds", "—", "—", "—", "—", "—", "—", "—", "—"},
 		},
 	}
 	if got := rs.BesideTable3(tab); !reflect.DeepEqual(got, want) {

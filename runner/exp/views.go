@@ -8,8 +8,10 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/plot"
 	"github.com/oe-lab/oe/lib/tsne"
+	"github.com/oe-lab/oe/runner/evaluate"
 	"github.com/oe-lab/oe/runner/report"
 )
 
@@ -65,6 +67,49 @@ func (e *Experiment) EmbeddingGrid(title string, rs Results, rows, cols, caption
 	e.figure(title, caption, report.Figure{Plot: g.Plot(),
 		Width:  math.Min(1.5*float64(len(colVals))+1.2, 16),
 		Height: math.Min(1.5*float64(len(rowVals))+0.8, 22)}, nil)
+}
+
+// Original adds a panel of the data that run r embedded: the ground truth
+// its triplets came from (its dataset, or the stand-in it used, at its
+// number of items, subsample and PCA; runner/evaluate's DataOptions).
+// Two-dimensional data is drawn as it is, other data as a t-SNE view
+// (perplexity 30), coloured by class: the paper's "original" figures (the
+// 2D sets beside their embeddings, the t-SNE view of USPS in Figure 7). It
+// loads the data, also under `oerun report`; data that cannot be loaded
+// here gets a note instead.
+func (e *Experiment) Original(title string, r Result) {
+	used := r.Used
+	if used == "" {
+		used = r.Run.Dataset
+	}
+	c, err := r.Run.config(used).Normalize()
+	if err != nil {
+		panic(fmt.Errorf("exp: run %+v: %w", r.Run, err))
+	}
+	ds, err := datasets.Load(used, evaluate.DataOptions(c.Config))
+	if err != nil {
+		e.Note(fmt.Sprintf("No figure %q: %v.", title, err))
+		return
+	}
+	n, d := ds.X.Dims()
+	pts, labels, err := viewOf(ds.X, ds.Labels)
+	if err != nil {
+		e.Note(fmt.Sprintf("No figure %q: t-SNE failed: %v.", title, err))
+		return
+	}
+	g := plot.NewPanels(title, []string{""}, []string{""})
+	if err := g.Scatter(0, 0, pts, labels, plot.Bounds(pts)); err != nil {
+		e.Note(fmt.Sprintf("No figure %q: %v.", title, err))
+		return
+	}
+	caption := fmt.Sprintf("The original data of %s: %d items in %d dimensions", r.Field("dataset"), n, d)
+	if d > 2 {
+		caption += ", as a t-SNE view (perplexity 30)"
+	}
+	if labels != nil {
+		caption += ", coloured by class (labels are not used for the triplets)"
+	}
+	e.figure(title, caption+".", report.Figure{Plot: g.Plot(), Width: 4, Height: 4}, nil)
 }
 
 // TSNE adds a single panel: the embedding of r on t-SNE coordinates (or as
@@ -143,7 +188,17 @@ func (e *Experiment) view(cell Results) (*mat.Dense, []int, string) {
 		}
 		return nil, nil, cell[0].Status
 	}
-	x, labels := r.embedding, r.labels
+	x, labels, err := viewOf(r.embedding, r.labels)
+	if err != nil {
+		return nil, nil, "t-SNE failed"
+	}
+	return x, labels, ""
+}
+
+// viewOf returns the 2-D points that show x (and their labels): at most
+// maxViewPoints of its rows, as they are when x has one or two columns
+// (one padded with zeros), else their t-SNE view.
+func viewOf(x *mat.Dense, labels []int) (*mat.Dense, []int, error) {
 	if n, _ := x.Dims(); n > maxViewPoints {
 		x, labels = everyKth(x, labels, maxViewPoints)
 	}
@@ -154,13 +209,10 @@ func (e *Experiment) view(cell Results) (*mat.Dense, []int, string) {
 			y.Slice(0, n, 0, 1).(*mat.Dense).Copy(x)
 			x = y
 		}
-		return x, labels, ""
+		return x, labels, nil
 	}
 	y, err := tsneView(x)
-	if err != nil {
-		return nil, nil, "t-SNE failed"
-	}
-	return y, labels, ""
+	return y, labels, err
 }
 
 // tsneView returns the t-SNE view of x: the paper's settings (perplexity

@@ -41,6 +41,7 @@ func init() {
 		"KNNError":              reflect.ValueOf(constant.MakeFromLiteral("\"knn_error\"", token.STRING, 0)),
 		"KNNErrorData":          reflect.ValueOf(constant.MakeFromLiteral("\"knn_error_data\"", token.STRING, 0)),
 		"Label":                 reflect.ValueOf(exp.Label),
+		"LogLogSlope":           reflect.ValueOf(exp.LogLogSlope),
 		"Missing":               reflect.ValueOf(constant.MakeFromLiteral("\"missing\"", token.STRING, 0)),
 		"NewTable":              reflect.ValueOf(exp.NewTable),
 		"NoNoise":               reflect.ValueOf(exp.NoNoise),
@@ -69,6 +70,7 @@ func init() {
 
 		// type definitions
 		"BarPlot":    reflect.ValueOf((*exp.BarPlot)(nil)),
+		"CurvePlot":  reflect.ValueOf((*exp.CurvePlot)(nil)),
 		"Experiment": reflect.ValueOf((*exp.Experiment)(nil)),
 		"Family":     reflect.ValueOf((*exp.Family)(nil)),
 		"HeatMap":    reflect.ValueOf((*exp.HeatMap)(nil)),
