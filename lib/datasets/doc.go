@@ -36,5 +36,6 @@
 // replacement; Options.PCA projects onto the top principal components, fitted
 // on all points of the dataset before subsampling (as the authors' PCA-MNIST
 // did). Birch1 and Birch3 default to the paper's n = 10,000, a seeded
-// subsample of their 100,000 points.
+// subsample of their 100,000 points; USPS defaults to its train set, the
+// first 7,291 of the 9,298 points of its two files (Spec.Train).
 package datasets

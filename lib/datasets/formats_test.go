@@ -198,6 +198,19 @@ func TestUSPS(t *testing.T) {
 			t.Errorf("%s: labels %v, want [0 9]", p, labels)
 		}
 	}
+	// The train file, then the test file (usps.bz2, usps.t.bz2): rows in
+	// that order, errors naming the file at fault.
+	train, test := writeFile(t, "usps", []byte(text), false), writeFile(t, "usps.t", []byte("5 2:1\n"), false)
+	x, labels, err := loadUSPS([]string{train, test})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := x.Dims(); r != 3 || !slices.Equal(labels, []int{0, 9, 4}) || !slices.Equal(x.RawRowView(2)[:3], []float64{127, 255, 127}) {
+		t.Errorf("train+test: %d rows, labels %v, last row starts %v; want 3, [0 9 4], [127 255 127]", r, labels, x.RawRowView(2)[:3])
+	}
+	if _, _, err := loadUSPS([]string{train, writeFile(t, "usps.t", []byte("0 1:0\n"), false)}); err == nil || !strings.Contains(err.Error(), "usps.t") {
+		t.Errorf("a bad test file: error %v, want it named", err)
+	}
 	tests := []struct{ name, text, wantErr string }{
 		{"index too large", "1 1:0 257:0.5\n", ":1: index \"257\" outside 1..256"},
 		{"decreasing index", "1 1:0\n2 3:0 2:0\n", ":2: index 2 after 3"},

@@ -71,6 +71,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 		if x, labels, err = spec.load(paths); err != nil {
 			return nil, err
 		}
+		if x, labels, err = spec.pool(x, labels, param.OrDefault(opt.N, spec.N)); err != nil {
+			return nil, err
+		}
 	}
 	if opt.PCA > 0 {
 		if x, err = ProjectPCA(x, opt.PCA); err != nil {
@@ -94,6 +97,23 @@ func Load(name string, opt Options) (*Dataset, error) {
 		desc += "; " + s
 	}
 	return &Dataset{Name: spec.Name, X: x, Labels: labels, Description: desc}, nil
+}
+
+// pool returns the points that n points are drawn from: the train set (the
+// first spec.Train) when it holds n, else all of x; an error when the files
+// hold fewer than a train set.
+func (spec Spec) pool(x *mat.Dense, labels []int, n int) (*mat.Dense, []int, error) {
+	rows, dim := x.Dims()
+	if spec.Train == 0 || n > spec.Train {
+		return x, labels, nil
+	}
+	if rows < spec.Train {
+		return nil, nil, fmt.Errorf("datasets: %s: the files hold %d points, fewer than its train set of %d", spec.Name, rows, spec.Train)
+	}
+	if labels != nil {
+		labels = labels[:spec.Train:spec.Train]
+	}
+	return mat.DenseCopyOf(x.Slice(0, spec.Train, 0, dim)), labels, nil
 }
 
 // subsample keeps n of the rows of x (and their labels), drawn without

@@ -47,6 +47,38 @@ func TestSubsample(t *testing.T) {
 	}
 }
 
+func TestPool(t *testing.T) {
+	// Five points 0..4 of which the first three are the train set.
+	x := mat.NewDense(5, 1, []float64{0, 1, 2, 3, 4})
+	labels := []int{0, 1, 0, 1, 0}
+	split := Spec{Name: "split", Train: 3}
+	tests := []struct {
+		name string
+		spec Spec
+		n    int
+		want []float64 // the pool's points
+	}{
+		{"the train set itself", split, 3, []float64{0, 1, 2}},
+		{"a subsample of the train set", split, 2, []float64{0, 1, 2}},
+		{"more than the train set: all", split, 4, []float64{0, 1, 2, 3, 4}},
+		{"no train set: all", Spec{Name: "plain"}, 2, []float64{0, 1, 2, 3, 4}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			px, pl, err := tc.spec.pool(x, labels, tc.n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := mat.Col(nil, 0, px); !slices.Equal(got, tc.want) || !slices.Equal(pl, labels[:len(tc.want)]) {
+				t.Errorf("pool %v (labels %v), want %v", got, pl, tc.want)
+			}
+		})
+	}
+	if _, _, err := (Spec{Name: "short", Train: 6}).pool(x, labels, 6); err == nil || !strings.Contains(err.Error(), "short: the files hold 5 points, fewer than its train set of 6") {
+		t.Errorf("files shorter than the train set: error %v", err)
+	}
+}
+
 func TestLoadOptionErrors(t *testing.T) {
 	tests := []struct {
 		name    string

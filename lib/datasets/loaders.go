@@ -120,31 +120,35 @@ func loadIDXImages(paths []string) (*mat.Dense, []int, error) {
 // uspsDim is the number of pixels of a 16×16 USPS image.
 const uspsDim = 256
 
-// loadUSPS reads the LIBSVM usps file and maps it as torchvision's USPS
-// does: labels 1..10 become 0..9, and each value v in [-1, 1] becomes the
-// grey level ⌊(v+1)/2·255⌋, computed in float32 like torchvision's numpy code.
+// loadUSPS reads the LIBSVM usps files (the train set, then the test set),
+// one after the other, and maps them as torchvision's USPS does: labels
+// 1..10 become 0..9, and each value v in [-1, 1] becomes the grey level
+// ⌊(v+1)/2·255⌋, computed in float32 like torchvision's numpy code.
 func loadUSPS(paths []string) (*mat.Dense, []int, error) {
-	d, err := readLibSVM(paths[0], uspsDim)
-	if err != nil {
-		return nil, nil, err
-	}
-	if d.rows == 0 {
-		return nil, nil, fmt.Errorf("datasets: %s: no points", paths[0])
-	}
-	for i, l := range d.labels {
-		if l < 1 || l > 10 {
-			return nil, nil, fmt.Errorf("datasets: %s:%d: label %d outside 1..10", paths[0], d.lines[i], l)
+	var vals []float64
+	var labels []int
+	for _, p := range paths {
+		d, err := readLibSVM(p, uspsDim)
+		if err != nil {
+			return nil, nil, err
 		}
-		d.labels[i] = l - 1
-	}
-	vals := make([]float64, len(d.vals))
-	for i, v := range d.vals {
-		if v < -1 || v > 1 {
-			return nil, nil, fmt.Errorf("datasets: %s:%d: value %v of index %d outside [-1, 1]", paths[0], d.lines[i/uspsDim], v, i%uspsDim+1)
+		if d.rows == 0 {
+			return nil, nil, fmt.Errorf("datasets: %s: no points", p)
 		}
-		vals[i] = float64(uspsGrey(v))
+		for i, l := range d.labels {
+			if l < 1 || l > 10 {
+				return nil, nil, fmt.Errorf("datasets: %s:%d: label %d outside 1..10", p, d.lines[i], l)
+			}
+			labels = append(labels, l-1)
+		}
+		for i, v := range d.vals {
+			if v < -1 || v > 1 {
+				return nil, nil, fmt.Errorf("datasets: %s:%d: value %v of index %d outside [-1, 1]", p, d.lines[i/uspsDim], v, i%uspsDim+1)
+			}
+			vals = append(vals, float64(uspsGrey(v)))
+		}
 	}
-	return mat.NewDense(d.rows, uspsDim, vals), d.labels, nil
+	return mat.NewDense(len(labels), uspsDim, vals), labels, nil
 }
 
 // uspsGrey maps v ∈ [-1, 1] to 0..255 with float32 rounding at each step and

@@ -29,7 +29,7 @@ var paperSizes = []struct {
 	{name: "birch3", n: 10000, dim: 2, fileN: 100000},
 	{name: "worms", n: 105600, dim: 2, fileN: 105600, classes: 35, labelsFromTo: [2]int{1, 35}},
 	{name: "char", n: 1797, dim: 64, fileN: 1797, classes: 10, checkRange: true, minV: 0, maxV: 16, labelsFromTo: [2]int{0, 9}},
-	{name: "usps", n: 7291, dim: 256, fileN: 7291, classes: 10, checkRange: true, minV: 0, maxV: 255, labelsFromTo: [2]int{0, 9}},
+	{name: "usps", n: 7291, dim: 256, fileN: 9298, classes: 10, checkRange: true, minV: 0, maxV: 255, labelsFromTo: [2]int{0, 9}},
 	{name: "mnist", n: 60000, dim: 784, fileN: 60000, classes: 10, checkRange: true, minV: 0, maxV: 255, labelsFromTo: [2]int{0, 9}},
 	{name: "fmnist", n: 60000, dim: 784, fileN: 60000, classes: 10, checkRange: true, minV: 0, maxV: 255, labelsFromTo: [2]int{0, 9}},
 	{name: "kmnist", n: 60000, dim: 784, fileN: 60000, classes: 10, checkRange: true, minV: 0, maxV: 255, labelsFromTo: [2]int{0, 9}},
@@ -94,19 +94,24 @@ func checkLabels(t *testing.T, ds *Dataset, classes int, fromTo [2]int) {
 	}
 }
 
-// checkSubsampling checks that the default subsample is seeded and that all
-// points are there when asked for, and no more.
+// checkSubsampling checks that the default subsample is seeded (or, for a
+// dataset with a train set, is the train set: the files' first n points)
+// and that all points are there when asked for, and no more.
 func checkSubsampling(t *testing.T, name string, n, fileN int) {
 	t.Helper()
+	spec, _ := Lookup(name)
 	a, _ := Load(name, Options{Seed: 1})
 	b, _ := Load(name, Options{Seed: 1})
 	c, _ := Load(name, Options{Seed: 2})
-	if !mat.Equal(a.X, b.X) || mat.Equal(a.X, c.X) {
-		t.Error("the default subsample is not determined by the seed")
-	}
 	all, err := Load(name, Options{N: fileN})
 	if err != nil {
 		t.Fatal(err)
+	}
+	switch {
+	case spec.Train > 0 && !(mat.Equal(a.X, c.X) && mat.Equal(a.X, all.X.Slice(0, n, 0, spec.Dim))):
+		t.Error("the default is not the train set, the files' first points")
+	case spec.Train == 0 && (!mat.Equal(a.X, b.X) || mat.Equal(a.X, c.X)):
+		t.Error("the default subsample is not determined by the seed")
 	}
 	if r, _ := all.X.Dims(); r != fileN {
 		t.Errorf("N=%d gave %d points", fileN, r)

@@ -18,8 +18,14 @@ type Spec struct {
 	// defaults of Options.N and Options.Dim).
 	N, Dim int
 	// Available is the number of points in the files (0 for the synthetic
-	// sets, which generate any number). It exceeds N for Birch1 and Birch3.
+	// sets, which generate any number). It exceeds N for Birch1 and Birch3,
+	// and for USPS, whose files hold its train and test sets.
 	Available int
+	// Train is the number of leading points of the files that form the
+	// train set the paper's experiments use (0: no such split). Load takes
+	// up to Train points from them alone: N = 0 gives the train set itself,
+	// a smaller N a subsample of it; a larger N draws from all Available.
+	Train int
 	// Classes is the number of label values; 0 when the dataset has no labels.
 	Classes int
 	// Synthetic sets are generated from Options.Seed and have no files.
@@ -150,14 +156,20 @@ var specs = []Spec{
 	},
 	{
 		Name: "usps",
-		Description: "USPS train set (LIBSVM usps.bz2): 16×16 handwritten digits, values mapped from [-1, 1] to " +
-			"grey levels 0..255 and labels 1..10 to 0..9 as torchvision's USPS does",
-		N: 7291, Dim: 256, Available: 7291, Classes: 10,
+		Description: "USPS (LIBSVM usps.bz2, the train set of 7,291, then usps.t.bz2, the test set of 2,007): 16×16 handwritten digits, " +
+			"values mapped from [-1, 1] to grey levels 0..255 and labels 1..10 to 0..9 as torchvision's USPS does; " +
+			"the paper uses the train set (n = 7,291), and both in its out-of-sample experiment",
+		N: 7291, Dim: 256, Available: 9298, Train: 7291, Classes: 10,
 		Files: []File{{
 			Path: "usps/usps.bz2",
 			URL:  "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass/usps.bz2",
 			// torchvision torchvision/datasets/usps.py, split_list["train"].
 			Sums: []Checksum{md5Sum("ec16c51db3855ca6c91edd34d0e9b197", "torchvision torchvision/datasets/usps.py, split_list")},
+		}, {
+			Path: "usps/usps.t.bz2",
+			URL:  "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass/usps.t.bz2",
+			// torchvision torchvision/datasets/usps.py, split_list["test"].
+			Sums: []Checksum{md5Sum("8ea070ee2aca1ac39742fdd1ef5ed118", "torchvision torchvision/datasets/usps.py, split_list")},
 		}},
 		load: loadUSPS,
 	},
