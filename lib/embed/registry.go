@@ -35,6 +35,11 @@ type Info struct {
 	// ParamDocs says what each parameter of Params means, by name: its
 	// symbol, its range and what its default stands for (e.g. "0: d−1").
 	ParamDocs map[string]string
+	// LateParams names parameters of Params added after runs were cached:
+	// a run's cache key (runner/job) holds one only when it is set to
+	// another value than its default, so that the runs cached before it
+	// existed keep their keys.
+	LateParams []string
 	// Doc is a one-line description.
 	Doc string
 	New Factory

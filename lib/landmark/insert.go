@@ -29,13 +29,15 @@ type inserter struct {
 	anchors int
 	lr      float64
 	iters   int
+	// replay are the departures of the authors' code to replay (LLOE).
+	replay Departure
 }
 
 // newInserter precomputes distances and rankings of the embedded subset.
-func newInserter(items []int, emb []float64, d int, lr float64, iters, threads int) *inserter {
+func newInserter(items []int, emb []float64, d int, lr float64, iters int, replay Departure, threads int) *inserter {
 	m := len(items)
 	in := &inserter{m: m, d: d, items: items, emb: emb, dist: make([]float64, m*m),
-		order: make([][]int32, m), anchors: min(2*(d+1), m), lr: lr, iters: iters}
+		order: make([][]int32, m), anchors: min(2*(d+1), m), lr: lr, iters: iters, replay: replay}
 	for a := 0; a < m; a++ {
 		for b := a + 1; b < m; b++ {
 			var s float64
@@ -95,45 +97,48 @@ func (in *inserter) newWork() *insertWork {
 // from a random start, finds by binary search with the oracle where the item
 // falls in each anchor's ranking of the members — ⌈log₂ m⌉ queries at most
 // per anchor — and minimises the shell objective from the best member
-// position with Adam.
+// position with Adam. in.replay puts back departures of the authors' code
+// (Departure).
 func (in *inserter) place(o *triplets.OracleSession, rng *rand.Rand, item int, dst []float64, w *insertWork) error {
 	in.farthestFirst(rng.IntN(in.m), w)
 	w.shells = w.shells[:0]
 	for _, a := range w.anchors {
-		ord := in.order[a]
-		lo, hi := 0, len(ord)
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			if o.Closer(in.items[a], item, in.items[ord[mid]]) {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
+		sh := in.shellOf(o, a, item)
+		if in.replay&Balls != 0 {
+			sh.rIn = 0
 		}
-		sh := shell{anchor: a, rOut: math.Inf(1)}
-		if lo > 0 {
-			sh.rIn = in.dist[a*in.m+int(ord[lo-1])]
-		}
-		if lo < len(ord) {
-			sh.rOut = in.dist[a*in.m+int(ord[lo])]
+		if math.IsInf(sh.rOut, 1) && in.replay&DropBeyond != 0 {
+			continue
 		}
 		w.shells = append(w.shells, sh)
 	}
 
-	// Start from the member that violates the shells least: the shells are
-	// an intersection of annuli, non-convex, and a member position is a
-	// start already in the right region of the embedding.
-	best, bestLoss := 0, math.Inf(1)
-	for s := 0; s < in.m; s++ {
-		if l := in.shellLoss(in.emb[s*in.d:(s+1)*in.d], w.shells, nil); l < bestLoss {
-			best, bestLoss = s, l
+	var bestLoss float64
+	if in.replay&UniformStart != 0 {
+		for c := range w.y {
+			w.y[c] = rng.Float32()
+			dst[c] = float64(w.y[c])
+		}
+		bestLoss = in.shellLoss(dst, w.shells, nil)
+	} else {
+		// Start from the member that violates the shells least: the
+		// shells are an intersection of annuli, non-convex, and a member
+		// position is a start already in the right region of the
+		// embedding.
+		best := 0
+		bestLoss = math.Inf(1)
+		for s := 0; s < in.m; s++ {
+			if l := in.shellLoss(in.emb[s*in.d:(s+1)*in.d], w.shells, nil); l < bestLoss {
+				best, bestLoss = s, l
+			}
+		}
+		for c := 0; c < in.d; c++ {
+			w.y[c] = float32(in.emb[best*in.d+c])
+			dst[c] = in.emb[best*in.d+c]
 		}
 	}
-	for c := 0; c < in.d; c++ {
-		w.y[c] = float32(in.emb[best*in.d+c])
-		dst[c] = in.emb[best*in.d+c]
-	}
-	if bestLoss == 0 {
+	last := in.replay&LastPoint != 0
+	if bestLoss == 0 && !last {
 		return nil
 	}
 	adam, err := optim.NewAdam[float32](in.d, in.lr)
@@ -149,7 +154,7 @@ func (in *inserter) place(o *triplets.OracleSession, rng *rand.Rand, item int, d
 		if math.IsNaN(l) {
 			return fmt.Errorf("item %d: %w", item, errNaN)
 		}
-		if l < bestLoss {
+		if l < bestLoss && !last {
 			bestLoss = l
 			copy(dst, yf)
 			if l == 0 {
@@ -166,10 +171,56 @@ func (in *inserter) place(o *triplets.OracleSession, rng *rand.Rand, item int, d
 	for c, v := range w.y {
 		yf[c] = float64(v)
 	}
-	if l := in.shellLoss(yf, w.shells, nil); l < bestLoss {
+	if l := in.shellLoss(yf, w.shells, nil); l < bestLoss || last {
+		if math.IsNaN(l) {
+			return fmt.Errorf("item %d: %w", item, errNaN)
+		}
 		copy(dst, yf)
 	}
 	return nil
+}
+
+// shellOf returns the shell that anchor a's ranking of the members puts
+// item in: between the embedded distances from a of the member just nearer
+// and the member just farther than the item (rOut +Inf when it is farther
+// than all). Binary search asks the oracle ⌈log₂ m⌉ times at most; with
+// TruthRanking it asks about every member, as the authors' code read the
+// ground truth, and the shell runs from the largest embedded distance of a
+// member truly nearer to the least of one truly farther (swapped when the
+// embedding puts them the other way round).
+func (in *inserter) shellOf(o *triplets.OracleSession, a, item int) shell {
+	ord := in.order[a]
+	sh := shell{anchor: a, rOut: math.Inf(1)}
+	if in.replay&TruthRanking != 0 {
+		for _, b := range ord {
+			r := in.dist[a*in.m+int(b)]
+			if o.Closer(in.items[a], item, in.items[b]) {
+				sh.rOut = min(sh.rOut, r)
+			} else {
+				sh.rIn = max(sh.rIn, r)
+			}
+		}
+		if sh.rIn > sh.rOut {
+			sh.rIn, sh.rOut = sh.rOut, sh.rIn
+		}
+		return sh
+	}
+	lo, hi := 0, len(ord)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if o.Closer(in.items[a], item, in.items[ord[mid]]) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo > 0 {
+		sh.rIn = in.dist[a*in.m+int(ord[lo-1])]
+	}
+	if lo < len(ord) {
+		sh.rOut = in.dist[a*in.m+int(ord[lo])]
+	}
+	return sh
 }
 
 // shellLoss is the hinge-relaxed sphere-intersection objective at y,

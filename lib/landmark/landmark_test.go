@@ -162,7 +162,7 @@ func TestInsertAgainstTruth(t *testing.T) {
 	}
 	var placed [2][]float64
 	for run, threads := range []int{1, 2} {
-		in := newInserter(sub, emb, d, DefaultLLOEPhase2LR, DefaultLLOEPhase2Iterations, threads)
+		in := newInserter(sub, emb, d, DefaultLLOEPhase2LR, DefaultLLOEPhase2Iterations, 0, threads)
 		out := make([]float64, (n-m)*d)
 		errs := make([]error, n-m)
 		parallel.ForWith(threads, n-m, in.newWork, func(w *insertWork, r int) {

@@ -36,6 +36,9 @@ const (
 	streamLLOEPhase1   = 1 << 32 // + subset-size round
 	streamLLOEPhase2   = 1 << 33 // + item index
 	rngStreamLandmarks = 1 << 40 // the method's own randomness, apart from the oracle's
+	// rngStreamFreshSubsets + round draws LLOE's subset of that round
+	// (Replay FreshSubsets).
+	rngStreamFreshSubsets = 1<<40 + 1<<32
 )
 
 // LOE is Landmark Ordinal Embedding (Ghosh, Chen & Yue 2019).

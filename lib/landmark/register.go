@@ -38,7 +38,9 @@ func init() {
 			"multiplier":        DefaultLLOEMultiplier,
 			"phase2_lr":         DefaultLLOEPhase2LR,
 			"phase2_iterations": DefaultLLOEPhase2Iterations,
+			"variant":           0,
 		},
+		LateParams: []string{"variant"},
 		ParamDocs: map[string]string{
 			"landmark_fraction": "fraction of the items counted as landmarks L = min(⌊fraction·n⌋, 100), which sets the first subset size",
 			"subset_factor":     "first subset size s₀ = min(⌊n/2⌋, ⌈factor·L⌉, max_subset), doubled while SOE's loss stays below target_loss",
@@ -47,6 +49,7 @@ func init() {
 			"multiplier":        "phase 1 triplet multiplier λ > 0: ⌊λ·s·d·log₂s⌋ queries for a subset of size s",
 			"phase2_lr":         "learning rate of phase 2's AMSGrad, which places each remaining item against 2(d+1) anchors",
 			"phase2_iterations": "AMSGrad steps per item in phase 2, a whole number",
+			"variant":           "0: Anderton & Aslam's method as described; 1: as the authors' code ran it for the paper's Table 3 (every Departure, landmark.AuthorsCode)",
 		},
 		Doc: "Large-scale Landmark OE: SOE on a subset, then binary-search insertion against 2(d+1) anchors",
 		New: newLLOE,
@@ -74,7 +77,13 @@ func newLLOE(p embed.Params) (embed.Algorithm, error) {
 	if err != nil {
 		return nil, err
 	}
+	variants := map[float64]Departure{0: 0, 1: AuthorsCode}
+	replay, ok := variants[p.Get("variant", 0)]
+	if !ok {
+		return nil, fmt.Errorf("lloe: variant must be 0 (as described) or 1 (the authors' code), got %v", p.Get("variant", 0))
+	}
 	l := &LLOE{
+		Replay:           replay,
 		LandmarkFraction: p.Get("landmark_fraction", DefaultLLOELandmarkFraction),
 		SubsetFactor:     p.Get("subset_factor", DefaultLLOESubsetFactor),
 		MaxSubset:        maxSubset,

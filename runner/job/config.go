@@ -130,6 +130,11 @@ func (c Config) Normalize() (Canonical, error) {
 		}
 		params[k] = v
 	}
+	for _, k := range info.LateParams {
+		if params[k] == info.Params[k] {
+			delete(params, k) // the key the run had before k existed
+		}
+	}
 	c.Params = params
 	js := c.canonicalJSON()
 	return Canonical{Config: c, JSON: js, Version: info.Version, Key: key(js, info.Version), Active: info.Active}, nil

@@ -21,6 +21,7 @@ func init() {
 	embed.Register(embed.Info{Name: "jobgpu", Version: 1, Params: embed.Params{}, New: notRunnable,
 		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error { return nil }}})
 	embed.Register(embed.Info{Name: "jobcpu", Version: 1, Params: embed.Params{}, New: notRunnable})
+	embed.Register(embed.Info{Name: "joblate", Version: 1, Params: embed.Params{"mu": 0.1, "variant": 0}, LateParams: []string{"variant"}, New: notRunnable})
 }
 
 func base() Config {
@@ -120,6 +121,40 @@ func TestNoStop(t *testing.T) {
 			}
 			if got := c.StopRule(); got != tc.rule {
 				t.Errorf("StopRule() = %+v, want %+v", got, tc.rule)
+			}
+		})
+	}
+}
+
+// TestLateParams checks that a parameter added after runs were cached
+// (embed.Info.LateParams) keeps their keys at its default and enters the key
+// when set to anything else.
+func TestLateParams(t *testing.T) {
+	before := base()
+	before.Algorithm = "joblate"
+	ref, err := before.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(ref.JSON), "variant") || !strings.Contains(string(ref.JSON), `"params":{"mu":0.1}`) {
+		t.Fatalf("canonical JSON %s: want the params without the late one at its default", ref.JSON)
+	}
+	tests := []struct {
+		name    string
+		params  map[string]float64
+		sameKey bool
+	}{
+		{"left out", nil, true},
+		{"set to its default", map[string]float64{"variant": 0}, true},
+		{"set to another value", map[string]float64{"variant": 1}, false},
+		{"another parameter set", map[string]float64{"mu": 0.2}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := before
+			c.Params = tc.params
+			if k := mustKey(t, c); (k == ref.Key) != tc.sameKey {
+				t.Errorf("key %s, the late parameter's default gives %s; same wanted: %v", k, ref.Key, tc.sameKey)
 			}
 		})
 	}
