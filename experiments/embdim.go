@@ -80,6 +80,9 @@ does not state its dimension; it must be at least the largest embedding dimensio
 		if d.name != "uniform" {
 			e.Table(fmt.Sprintf("kNN error on %s", label), sub.Table("algorithm", "dim", exp.KNNError))
 			views := sub.Filter(func(r exp.Result) bool { return r.Run.Rep == 0 })
+			if d.name == "usps" {
+				e.Original(fmt.Sprintf("%s: the original data", label), views[0])
+			}
 			e.EmbeddingGrid(fmt.Sprintf("%s: t-SNE views by embedding dimension", label), views, "algorithm", "dim",
 				fmt.Sprintf("t-SNE views of the embeddings of %s by method and embedding dimension (Figures 7 and 8), coloured by class.", label))
 		}

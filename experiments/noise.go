@@ -47,7 +47,7 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 	switch exp.CurrentProfile() {
 	case exp.Smoke:
 		sweeps = []sweep{{name: "char", standIn: "gmm", noise: exp.Gaussian, dim: 10, n: 60, levels: gaussian},
-			{name: "char", standIn: "gmm", noise: exp.Bernoulli, dim: 10, n: 60, levels: bernoulli}}
+			{name: "aggregation", standIn: "gmm", noise: exp.Bernoulli, dim: 2, n: 60, levels: bernoulli}}
 	case exp.Paper:
 		sweeps = append(sweeps,
 			sweep{name: "usps", noise: exp.Gaussian, dim: 50, levels: scaled(gaussian, 16)},
@@ -86,6 +86,7 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 	}
 
 	metrics := []string{exp.TrainError, exp.TestError, exp.Procrustes, exp.KNNError}
+	drawn := map[string]bool{} // the 2D sets whose original data is drawn
 	for _, s := range sweeps {
 		// The noiseless runs (level 0) belong to both noise models' curves.
 		sub := res.Filter(func(r exp.Result) bool {
@@ -105,5 +106,15 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 				Caption: fmt.Sprintf("%s against the %s on %s, λ = 2 (Figure 9 / supplement).", exp.Label(m), what, label)})
 		}
 		e.Table(fmt.Sprintf("Test triplet error on %s (rows: method, columns: %s)", label, what), sub.Table("algorithm", "noise_level", exp.TestError))
+		// The supplement draws the 2D sets' embeddings by noise level,
+		// beside the original data.
+		if s.dim == 2 {
+			if !drawn[s.name] {
+				drawn[s.name] = true
+				e.Original(fmt.Sprintf("%s: the original data", label), sub[0])
+			}
+			e.EmbeddingGrid(fmt.Sprintf("%s: embeddings by %s", label, what), sub.Filter(func(r exp.Result) bool { return r.Run.Rep == 0 }),
+				"algorithm", "noise_level", fmt.Sprintf("The embedding each method learns on %s by %s, λ = 2 (supplement), coloured by class.", label, what))
+		}
 	}
 }
