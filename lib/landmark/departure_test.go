@@ -3,6 +3,7 @@ package landmark
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,7 +119,7 @@ func TestReplay(t *testing.T) {
 		t.Run(replay.String(), func(t *testing.T) {
 			te, a := fit(replay)
 			_, b := fit(replay)
-			if !equalData(a.Embedding.RawMatrix().Data, b.Embedding.RawMatrix().Data) {
+			if !slices.Equal(a.Embedding.RawMatrix().Data, b.Embedding.RawMatrix().Data) {
 				t.Error("two fits with the same seed differ")
 			}
 			if replay&(Balls|UniformStart) == 0 && te > ours+0.05 {
@@ -127,18 +128,6 @@ func TestReplay(t *testing.T) {
 			t.Logf("test triplet error %.3f (ours %.3f), %d queries", te, ours, a.Queries)
 		})
 	}
-}
-
-func equalData(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestVariantParameter(t *testing.T) {

@@ -97,8 +97,8 @@ func (e *Experiment) Original(title string, r Result) {
 		e.Note(fmt.Sprintf("No figure %q: t-SNE failed: %v.", title, err))
 		return
 	}
-	g := plot.NewPanels(title, []string{""}, []string{""})
-	if err := g.Scatter(0, 0, pts, labels, plot.Bounds(pts)); err != nil {
+	pl, err := plot.Scatter(plot.Axes{Title: title}, pts, labels)
+	if err != nil {
 		e.Note(fmt.Sprintf("No figure %q: %v.", title, err))
 		return
 	}
@@ -109,7 +109,7 @@ func (e *Experiment) Original(title string, r Result) {
 	if labels != nil {
 		caption += ", coloured by class (labels are not used for the triplets)"
 	}
-	e.figure(title, caption+".", report.Figure{Plot: g.Plot(), Width: 4, Height: 4}, nil)
+	e.figure(title, caption+".", report.Figure{Plot: pl, Width: 4, Height: 4}, nil)
 }
 
 // TSNE adds a single panel: the embedding of r on t-SNE coordinates (or as
