@@ -143,8 +143,8 @@ extern "C" __global__ void tl_grad(const float *x, const int *idx, i64 m, int d,
 
 // tl_violations adds to *bad the number of the m triplets idx that the n×d
 // embedding x violates: ‖xi−xk‖² < ‖xi−xj‖² when tiesViolate is 0 (the
-// authors' strict count), !(‖xi−xj‖² < ‖xi−xk‖²) otherwise (triplets.Violated,
-// oe's one rule and lib/tripletloss's check: ties and NaN count as violated).
+// training loop's check, lib/tripletloss), !(‖xi−xj‖² < ‖xi−xk‖²) otherwise
+// (lib/metrics.TripletError: ties and NaN count as violated).
 extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, int d, int tiesViolate, u64 *bad) {
     u64 count = 0;
     for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (i64)gridDim.x * blockDim.x) {

@@ -107,7 +107,7 @@ func (rs Results) Shortfall() string {
 // method look fast, so timing findings leave it out.
 func (rs Results) Converged() Results {
 	return rs.Filter(func(r Result) bool {
-		return r.Status == OK && (r.StopReason == embed.StopConverged || r.StopReason == embed.StopDone)
+		return r.Status == OK && (r.StopReason == string(embed.StopConverged) || r.StopReason == string(embed.StopDone))
 	})
 }
 
