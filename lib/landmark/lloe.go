@@ -83,9 +83,9 @@ const (
 //
 // Which departure makes the difference (bench/landmark.md, measured with
 // bench/lloeablation): on CHAR (d = 30, λ = 2) replaying all of them gives a
-// test triplet error of 0.258, the paper's 0.23, where this LLOE reaches
-// 0.037. The balls (Balls) make most of the difference (0.194 alone, 0.067
-// without them), the uniform start the rest (0.064 alone); the others
+// test triplet error of 0.257, the paper's 0.23, where this LLOE reaches
+// 0.037. The balls (Balls) make most of the difference (0.195 alone, 0.067
+// without them), the uniform start the rest (0.066 alone); the others
 // change nothing measurable on their own.
 type LLOE struct {
 	// LandmarkFraction sets L = min(⌊LandmarkFraction·n⌋, 100); 0 means 0.05.
