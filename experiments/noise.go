@@ -68,8 +68,9 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 				epochs = exp.Pick(5, 50, 0)
 			}
 			for _, level := range s.levels {
+				// The 2D sets' embeddings are drawn, by noise level.
 				r := exp.Run{Dataset: s.name, StandIn: s.standIn, N: s.n, Dim: s.dim, Lambda: 2,
-					Algorithm: a, MaxEpochs: epochs, Seed: 1}
+					Algorithm: a, MaxEpochs: epochs, Seed: 1, KeepEmbedding: s.dim == 2}
 				if level > 0 {
 					r.Noise, r.NoiseLevel = s.noise, level
 				}
