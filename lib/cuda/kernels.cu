@@ -142,17 +142,15 @@ extern "C" __global__ void tl_grad(const float *x, const int *idx, i64 m, int d,
 }
 
 // tl_violations adds to *bad the number of the m triplets idx that the n×d
-// embedding x violates: ‖xi−xk‖² < ‖xi−xj‖² when tiesViolate is 0 (the
-// training loop's check, lib/tripletloss), !(‖xi−xj‖² < ‖xi−xk‖²) otherwise
-// (lib/metrics.TripletError: ties and NaN count as violated).
-extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, int d, int tiesViolate, u64 *bad) {
+// embedding x violates: !(‖xi−xj‖² < ‖xi−xk‖²), so that ties and NaN count as
+// violated (lib/triplets.Violated, the one rule of every triplet error).
+extern "C" __global__ void tl_violations(const float *x, const int *idx, i64 m, int d, u64 *bad) {
     u64 count = 0;
     for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (i64)gridDim.x * blockDim.x) {
         i64 i = idx[3 * t], j = idx[3 * t + 1], k = idx[3 * t + 2];
         float dij, dik;
         sqDists(x + i * d, x + j * d, x + k * d, d, &dij, &dik);
-        bool violated = tiesViolate ? !(dij < dik) : (dik < dij);
-        if (violated) count++;
+        if (!(dij < dik)) count++;
     }
     u64 s = blockSum<u64>(count);
     if (threadIdx.x == 0) atomicAdd(bad, s);

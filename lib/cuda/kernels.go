@@ -156,11 +156,10 @@ func (c *Context) TripletGrad(x *Buffer[float32], n, d int, idx *Buffer[int32], 
 }
 
 // Violations returns how many of the triplets [from, to) of idx the n×d
-// embedding x violates: ‖xᵢ−xₖ‖ < ‖xᵢ−xⱼ‖ (the authors' strict count), or
-// with tiesViolate !(‖xᵢ−xⱼ‖ < ‖xᵢ−xₖ‖), so that ties and NaN count as
+// embedding x violates: !(‖xᵢ−xⱼ‖ < ‖xᵢ−xₖ‖), so that ties and NaN count as
 // violated (triplets.Violated, the rule of lib/metrics.TripletError and of
 // lib/tripletloss's check, kernel.tripletError). Distances are float32.
-func (c *Context) Violations(x *Buffer[float32], n, d int, idx *Buffer[int32], from, to int, tiesViolate bool) (int64, error) {
+func (c *Context) Violations(x *Buffer[float32], n, d int, idx *Buffer[int32], from, to int) (int64, error) {
 	if err := checkMatrix("embedding", x, n, d); err != nil {
 		return 0, err
 	}
@@ -170,8 +169,7 @@ func (c *Context) Violations(x *Buffer[float32], n, d int, idx *Buffer[int32], f
 	var bad uint64
 	err := c.do(func() error {
 		var err error
-		bad, err = c.reduce("tl_violations", to-from, uint64(x.ptr), idx.at(3*from), i64(to-from), i64(d),
-			boolArg(tiesViolate))
+		bad, err = c.reduce("tl_violations", to-from, uint64(x.ptr), idx.at(3*from), i64(to-from), i64(d))
 		return err
 	})
 	return int64(bad), err

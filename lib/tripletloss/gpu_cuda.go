@@ -122,7 +122,7 @@ func (t *gpuTrainer) step(from, to int) (float64, error) {
 
 func (t *gpuTrainer) subsetError() (float64, error) {
 	m := t.subset.Len() / 3
-	bad, err := t.c.Violations(t.x, t.n, t.d, t.subset, 0, m, true) // triplets.Violated's rule
+	bad, err := t.c.Violations(t.x, t.n, t.d, t.subset, 0, m) // triplets.Violated's rule
 	if err != nil {
 		return 0, err
 	}
