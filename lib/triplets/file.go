@@ -16,15 +16,24 @@ import (
 // ".csv" (or ".txt") for CSV, ".npy" for NumPy. n is the number of items; with
 // n = 0 the reader takes it from the file (CSV "# n=N" line) or, failing
 // that, infers it as the largest index + 1. Errors name path and the line
-// (CSV) or the header field (NPY) at fault.
+// (CSV) or the header field (NPY) at fault. ReadFile is ReadFileWith with
+// default options, without the form.
 func ReadFile(path string, n int) (*Set, error) {
+	s, _, err := ReadFileWith(path, ReadOptions{N: n})
+	return s, err
+}
+
+// ReadFileWith reads a triplet file as ReadFile does, a CSV file in either
+// form (see ReadCSVWith), and says which form it was; .npy files hold
+// numbered triplets.
+func ReadFileWith(path string, opt ReadOptions) (*Set, Form, error) {
 	format, err := FileFormat(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("triplets: %w", err)
+		return nil, 0, fmt.Errorf("triplets: %w", err)
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
@@ -33,15 +42,21 @@ func ReadFile(path string, n int) (*Set, error) {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			size = st.Size()
 		}
-		return readNPY(r, path, n, size)
+		s, err := readNPY(r, path, opt.N, size)
+		return s, FormTriplets, err
 	}
-	return ReadCSV(r, path, n)
+	return ReadCSVWith(r, path, opt)
 }
 
 // WriteFile writes s to path in the format named by its extension (see
 // ReadFile), atomically (lib/internal/atomicfile): a failed or interrupted
 // write never leaves a truncated triplet file under path.
-func WriteFile(path string, s *Set) error {
+func WriteFile(path string, s *Set) error { return WriteFileAs(path, s, FormTriplets) }
+
+// WriteFileAs is WriteFile in the given form: FormResponses writes a CSV
+// responses file (WriteResponsesCSV). A .npy file holds numbered triplets
+// only, so a named set or the responses form is an error there.
+func WriteFileAs(path string, s *Set, form Form) error {
 	format, err := FileFormat(path)
 	if err != nil {
 		return err
@@ -49,9 +64,15 @@ func WriteFile(path string, s *Set) error {
 	if err := s.Validate(); err != nil {
 		return fmt.Errorf("triplets: not writing %s: %w", path, err)
 	}
+	if format == "npy" && (s.Names != nil || form != FormTriplets) {
+		return fmt.Errorf("triplets: not writing %s: a .npy file holds numbered triplets, not item names or responses; write .csv", path)
+	}
 	err = atomicfile.Write(path, func(w io.Writer) error {
-		if format == "npy" {
+		switch {
+		case format == "npy":
 			return WriteNPY(w, s)
+		case form == FormResponses:
+			return WriteResponsesCSV(w, s)
 		}
 		return WriteCSV(w, s)
 	})

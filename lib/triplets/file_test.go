@@ -52,10 +52,10 @@ func TestReadCSVErrors(t *testing.T) {
 		n    int
 		want string // substring of the error
 	}{
-		{"non-integer", "0,1,2\n0,1.5,2\n", 0, "t.csv:2: field 2: \"1.5\" is not an integer"},
-		{"empty field", "0,,2\n", 0, "t.csv:1: field 2: \"\" is not an integer"},
-		{"two columns", "# c\n0,1\n", 0, "t.csv:2: want 3 comma-separated fields i,j,k, got 2"},
-		{"four columns", "0,1,2,3\n", 0, "t.csv:1: want 3 comma-separated fields i,j,k, got 4"},
+		{"non-integer", "0,1,2\n0,1.5,2\n", 0, "t.csv:2: field 2: \"1.5\" is a name, but line 1 numbers its items (named and numeric items cannot mix)"},
+		{"empty field", "0,,2\n", 0, "t.csv:1: field 2: empty item: neither a name nor a number"},
+		{"two columns", "# c\n0,1\n", 0, "t.csv:2: want 3 comma-separated fields i,j,k, or a responses header with the columns head, left, right and answer; got 2 fields in \"0,1\""},
+		{"four columns", "0,1,2,3\n", 0, "t.csv:1: want 3 comma-separated fields i,j,k, or a responses header with the columns head, left, right and answer; got 4 fields"},
 		{"space separated", "0 1 2\n", 0, "t.csv:1: want 3 comma-separated fields"},
 		{"index = n", "0,1,2\n0,1,5\n", 5, "t.csv:2: field 3: index 5 out of range [0, 5)"},
 		{"index beyond declared n", "# n=4\n0,1,4\n", 0, "t.csv:2: field 3: index 4 out of range [0, 4)"},
@@ -70,7 +70,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"i=j", "1,1,2\n", 0, "t.csv:1: indices (1, 1, 2) are not distinct"},
 		{"i=k", "1,2,1\n", 0, "t.csv:1: indices (1, 2, 1) are not distinct"},
 		{"j=k", "0,1,2\n3,2,2\n", 0, "t.csv:2: indices (3, 2, 2) are not distinct"},
-		{"header later", "0,1,2\ni,j,k\n", 0, "t.csv:2: field 1: \"i\" is not an integer"},
+		{"header later", "0,1,2\ni,j,k\n", 0, "t.csv:2: field 1: \"i\" is a name, but line 1 numbers its items"},
 		{"empty", "# nothing\n\n", 0, "t.csv: no triplets"},
 		{"header only", "i,j,k\n", 0, "t.csv: no triplets"},
 		{"declared n conflicts", "# n=5\n0,1,2\n", 6, "t.csv:1: file declares n=5 items, caller expects n=6"},

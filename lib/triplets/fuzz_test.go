@@ -2,6 +2,7 @@ package triplets
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"testing"
 )
@@ -13,6 +14,9 @@ import (
 func FuzzReadCSV(f *testing.F) {
 	f.Add([]byte("0,1,2\n2,0,1\n"), 0)
 	f.Add([]byte("# n=5\ni,j,k\n0,1,4\n"), 5)
+	f.Add([]byte("pear,\"a,b\",fig\n\"#x\",pear, fig \n"), 0)
+	f.Add([]byte("Head,left,right,answer,who\nx,y,z,y,1\nx,y,z,right,2\n"), 0)
+	f.Add([]byte("# n=4\nhead,left,right,answer\n0,1,3,left\n"), 4)
 	f.Fuzz(func(t *testing.T, data []byte, n int) {
 		s, err := ReadCSV(bytes.NewReader(data), "fuzz.csv", n)
 		if err != nil {
@@ -21,16 +25,19 @@ func FuzzReadCSV(f *testing.F) {
 		if err := s.Validate(); err != nil {
 			t.Fatalf("accepted set does not validate: %v", err)
 		}
-		var b bytes.Buffer
-		if err := WriteCSV(&b, s); err != nil {
-			t.Fatalf("WriteCSV: %v", err)
-		}
-		back, err := ReadCSV(&b, "back.csv", n)
-		if err != nil {
-			t.Fatalf("reading back what WriteCSV wrote: %v", err)
-		}
-		if back.N != s.N || !slices.Equal(back.Idx, s.Idx) {
-			t.Fatalf("round trip changed the set: N %d → %d", s.N, back.N)
+		// Both forms read back as the same set.
+		for form, write := range map[string]func(io.Writer, *Set) error{"triplets": WriteCSV, "responses": WriteResponsesCSV} {
+			var b bytes.Buffer
+			if err := write(&b, s); err != nil {
+				t.Fatalf("writing %s: %v", form, err)
+			}
+			back, err := ReadCSV(&b, "back.csv", n)
+			if err != nil {
+				t.Fatalf("reading back the %s written: %v", form, err)
+			}
+			if back.N != s.N || !slices.Equal(back.Idx, s.Idx) || !slices.Equal(back.Names, s.Names) {
+				t.Fatalf("%s round trip changed the set: N %d → %d, names %q → %q", form, s.N, back.N, s.Names, back.Names)
+			}
 		}
 	})
 }

@@ -16,6 +16,11 @@ type Set struct {
 	N int
 	// Idx holds the triplets row-major, three int32 per triplet.
 	Idx []int32
+	// Names, when not nil, names the items: item i is Names[i]. There are N
+	// of them, in strictly increasing byte order (see CheckNames). A set
+	// read from a file of named items has them; a set of numbered items
+	// has none.
+	Names []string
 }
 
 // NewSet returns an empty set over n items with room for capacity triplets.
@@ -37,12 +42,13 @@ func (s *Set) Append(i, j, k int32) { s.Idx = append(s.Idx, i, j, k) }
 
 // Slice returns the triplets [from, to) as a Set sharing storage with s.
 func (s *Set) Slice(from, to int) *Set {
-	return &Set{N: s.N, Idx: s.Idx[3*from : 3*to : 3*to]}
+	return &Set{N: s.N, Idx: s.Idx[3*from : 3*to : 3*to], Names: s.Names}
 }
 
-// Validate checks that the set is non-empty, that every index lies in [0, N)
-// and that the three indices of every triplet are distinct. The error names
-// the first offending triplet (0-based row).
+// Validate checks that the set is non-empty, that every index lies in [0, N),
+// that the three indices of every triplet are distinct and that the names,
+// if any, are N valid names in order (CheckNames). The error names the first
+// offending triplet (0-based row) or name.
 func (s *Set) Validate() error {
 	if s.N < 3 {
 		return fmt.Errorf("triplets: need at least 3 items, have N=%d", s.N)
@@ -55,6 +61,14 @@ func (s *Set) Validate() error {
 	}
 	if s.Len() == 0 {
 		return fmt.Errorf("triplets: empty triplet set")
+	}
+	if s.Names != nil {
+		if len(s.Names) != s.N {
+			return fmt.Errorf("triplets: %d names for N=%d items", len(s.Names), s.N)
+		}
+		if err := CheckNames(s.Names); err != nil {
+			return err
+		}
 	}
 	n := int32(s.N)
 	for t := 0; t < s.Len(); t++ {
