@@ -2,7 +2,8 @@
 // triplets it violates (train and test triplet error), its Procrustes
 // disparity to the ground-truth points, and the error of a k-nearest-neighbour
 // classifier trained on it (KNNError on a 70/30 split; CrossKNNError of new
-// items against training items).
+// items against training items); and, for answers people gave, the fraction
+// of queries whose majority answer it violates (MajorityError).
 //
 // Where the paper's text leaves a choice open, the functions follow the
 // authors' evaluation code (tml-tuebingen/evaluate-OE,
