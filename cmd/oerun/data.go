@@ -81,6 +81,9 @@ func writeDataTable(w io.Writer, names []string, verify bool) error {
 }
 
 func paperSize(s datasets.Spec) string {
+	if s.Kind == datasets.KindComparisons {
+		return fmt.Sprintf("%d named items", s.N)
+	}
 	size := fmt.Sprintf("%d × %d", s.N, s.Dim)
 	switch {
 	case s.Synthetic:
@@ -92,6 +95,9 @@ func paperSize(s datasets.Spec) string {
 }
 
 func labelsText(s datasets.Spec) string {
+	if s.Kind == datasets.KindComparisons {
+		return "comparisons people answered (no points)"
+	}
 	if !s.Labeled() {
 		return "none"
 	}
@@ -101,6 +107,9 @@ func labelsText(s datasets.Spec) string {
 // fileText says where a file is and what its checksum check found.
 func fileText(f datasets.FileStatus) (where, check string) {
 	if f.Source == datasets.Missing {
+		if f.File.Member != "" {
+			return fmt.Sprintf("would extract %s from %s", f.File.Member, f.File.URL), "missing"
+		}
 		return "would download from " + f.File.URL, "missing"
 	}
 	where = fmt.Sprintf("%s %s", f.Source, f.Path)
@@ -111,6 +120,8 @@ func fileText(f datasets.FileStatus) (where, check string) {
 	switch {
 	case !f.Checked:
 		check = "not checked"
+	case f.OK && f.File.Member != "":
+		check = "ok (" + strings.Join(algos, " or ") + " of content)"
 	case f.OK:
 		check = "ok (" + strings.Join(algos, " or ") + ")"
 	default:

@@ -46,7 +46,9 @@ func TestWriteDataTable(t *testing.T) {
 			want := append(tc.want,
 				"10000 × 2 of 100000", // Birch1: the paper's n of the file's points
 				"missing              would download from https://github.com/gagolews/clustering-data-v1/raw/v1.1.0/sipu/compound.data.gz",
-				"generated from the seed, no files")
+				"generated from the seed, no files",
+				"material     100 named items        comparisons people answered (no points)",
+				"would extract data/answers_processed_test.json from https://github.com/mlagunas/material-appearance-similarity/archive/e5fccab94462f8b245e29818a31e83253369db6e.tar.gz")
 			for _, s := range want {
 				if !strings.Contains(text, s) {
 					t.Errorf("output lacks %q:\n%s", s, text)

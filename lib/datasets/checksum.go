@@ -105,28 +105,38 @@ func (e *ChecksumError) Error() string {
 	return fmt.Sprintf("datasets: checksum mismatch for %s: %s", e.Path, strings.Join(parts, "; or "))
 }
 
-// hashFile computes the digests of the file at path for the algorithms sums use.
-func hashFile(path string, sums []Checksum) (map[string]string, error) {
-	f, err := os.Open(path)
+// hashFile computes the digests of the file at path for the algorithms sums
+// use: of its bytes, or, when content is set, of its content after undoing
+// gzip or bzip2 compression (openData).
+func hashFile(path string, sums []Checksum, content bool) (map[string]string, error) {
+	var r io.ReadCloser
+	var err error
+	if content {
+		r, err = openData(path)
+	} else {
+		r, err = os.Open(path)
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer r.Close()
 	d := newDigester(sums)
-	if _, err := io.Copy(d, f); err != nil {
+	if _, err := io.Copy(d, r); err != nil {
 		return nil, fmt.Errorf("datasets: reading %s: %w", path, err)
 	}
 	return d.digests(), nil
 }
 
-// verifyFile returns a *ChecksumError when the file at path matches none of sums.
-func verifyFile(path string, sums []Checksum) error {
-	got, err := hashFile(path, sums)
+// verifyFile returns a *ChecksumError when the copy of f at path matches
+// none of its checksums: those of its bytes, or for a file extracted from
+// an archive (File.Member), of its content.
+func verifyFile(path string, f File) error {
+	got, err := hashFile(path, f.Sums, f.Member != "")
 	if err != nil {
 		return err
 	}
-	if !match(sums, got) {
-		return &ChecksumError{Path: path, Want: sums, Got: got}
+	if !match(f.Sums, got) {
+		return &ChecksumError{Path: path, Want: f.Sums, Got: got}
 	}
 	return nil
 }

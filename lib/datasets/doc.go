@@ -1,7 +1,9 @@
 // Package datasets loads the paper's fifteen datasets as n × dim point
 // matrices: the 2D clustering benchmarks (Aggregation, Compound, Path Based,
 // Spiral, Birch1, Birch3, Worms), CHAR, USPS, MNIST, FMNIST, KMNIST, COVTYPE
-// and the synthetic GMM and Uniform sets.
+// and the synthetic GMM and Uniform sets; and datasets of comparisons people
+// answered about named items (Kind KindComparisons: material), which
+// LoadComparisons returns with their authors' training and test queries.
 //
 // # Where files come from
 //
@@ -16,7 +18,11 @@
 //  3. <cache>/<path>, where <cache> is $OE_CACHE or os.UserCacheDir()/oe.
 //
 // A file found nowhere is downloaded once from its canonical URL (then its
-// mirrors) into the cache and verified before it is kept. Setting OE_OFFLINE
+// mirrors) into the cache and verified before it is kept. A file that is a
+// member of a repository snapshot (File.Member; material's) is extracted
+// from one download of the snapshot's .tar.gz, verified by the checksum of
+// its content, and kept in the cache (gzip-compressed where its path ends
+// in .gz). Setting OE_OFFLINE
 // to a non-empty value other than "0" turns downloading off, so that a missing
 // file fails at once with a message naming the URL it would come from.
 //
@@ -24,8 +30,9 @@
 // checksums recorded in the registry: SHA-256 from the shared data manifest
 // for the files present there, and the MD5 or SHA-256 that torchvision or
 // scikit-learn publish for the canonical downloads (each checksum names its
-// source). A file passes when any of its checksums matches; a mismatch is an
-// error naming the file and both hashes.
+// source; for an archive member, the checksum of its content, so that a
+// copy kept compressed verifies too). A file passes when any of its
+// checksums matches; a mismatch is an error naming the file and both hashes.
 //
 // # What Load returns
 //

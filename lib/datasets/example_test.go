@@ -29,3 +29,17 @@ func ExampleLookup() {
 	// Output:
 	// mnist: 60000 × 784, 10 classes, 2 files
 }
+
+// The material data: people's votes on which of two materials looks more
+// like a reference, one training triplet per vote.
+func ExampleLoadComparisons() {
+	c, err := datasets.LoadComparisons("material")
+	if err != nil {
+		fmt.Println(err) // the files are in $OE_DATA, or downloaded
+		return
+	}
+	train := c.Triplets(c.Train, datasets.EachVote)
+	q := c.Train[0]
+	fmt.Printf("%d materials, %d training votes\n", len(c.Names), train.Len())
+	fmt.Printf("is %s or %s more like %s? %d to %d\n", c.Names[q.A], c.Names[q.B], c.Names[q.Ref], q.ForA, q.ForB)
+}

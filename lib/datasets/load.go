@@ -43,6 +43,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	if spec.Kind != KindPoints {
+		return nil, fmt.Errorf("datasets: %s is a dataset of %s, not points: load it with LoadComparisons", spec.Name, spec.Kind)
+	}
 	if opt.N < 0 || opt.Dim < 0 || opt.PCA < 0 {
 		return nil, fmt.Errorf("datasets: %s: negative option in %+v", spec.Name, opt)
 	}
@@ -62,11 +65,9 @@ func Load(name string, opt Options) (*Dataset, error) {
 		if opt.N > spec.Available {
 			return nil, fmt.Errorf("datasets: %s: %d points asked for, the files hold %d", spec.Name, opt.N, spec.Available)
 		}
-		paths := make([]string, len(spec.Files))
-		for i, f := range spec.Files {
-			if paths[i], err = obtain(f); err != nil {
-				return nil, err
-			}
+		paths, err := obtainAll(spec.Files)
+		if err != nil {
+			return nil, err
 		}
 		if x, labels, err = spec.load(paths); err != nil {
 			return nil, err

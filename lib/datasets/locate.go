@@ -63,7 +63,7 @@ func locate(name string, verify bool) ([]FileStatus, error) {
 		st.Path, st.Source = findFile(f, dirs)
 		if verify && st.Source != Missing {
 			st.Checked = true
-			st.Err = verifyFile(st.Path, f.Sums)
+			st.Err = verifyFile(st.Path, f)
 			st.OK = st.Err == nil
 		}
 		out[i] = st
@@ -142,13 +142,38 @@ func offline() bool {
 	return v != "" && v != "0"
 }
 
-// obtain returns the path of a verified copy of f: the first one found in the
-// search folders, or else a fresh download into the cache. A copy that is
-// found but fails its checksum is an error, not a reason to download.
+// obtain returns the path of a verified copy of f (see obtainAll).
 func obtain(f File) (string, error) {
+	paths, err := obtainAll([]File{f})
+	if err != nil {
+		return "", err
+	}
+	return paths[0], nil
+}
+
+// obtainAll returns the paths of verified copies of files, in order: for
+// each, the first copy found in the search folders, or else a fresh
+// download into the cache, from its URL or, for a file that names a Member,
+// extracted from the archive at its URL, which is downloaded once for all
+// the files it holds. A copy that is found but fails its checksum is an
+// error, not a reason to download.
+func obtainAll(files []File) ([]string, error) {
 	dirs := searchDirs()
-	if p, src := findFile(f, dirs); src != Missing {
-		return p, verifyFile(p, f.Sums)
+	paths := make([]string, len(files))
+	var missing []int
+	for i, f := range files {
+		p, src := findFile(f, dirs)
+		if src == Missing {
+			missing = append(missing, i)
+			continue
+		}
+		if err := verifyFile(p, f); err != nil {
+			return nil, err
+		}
+		paths[i] = p
+	}
+	if len(missing) == 0 {
+		return paths, nil
 	}
 	looked := make([]string, len(dirs))
 	for i, d := range dirs {
@@ -159,16 +184,40 @@ func obtain(f File) (string, error) {
 		where = "no folder ($OE_DATA unset, no module root, no cache directory)"
 	}
 	if offline() {
-		return "", fmt.Errorf("datasets: %s not found in %s; OE_OFFLINE is set, so it was not downloaded from %s",
+		f := files[missing[0]]
+		return nil, fmt.Errorf("datasets: %s not found in %s; OE_OFFLINE is set, so it was not downloaded from %s",
 			f.Path, where, f.URL)
 	}
 	cache, err := cacheDir()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	dest := filepath.Join(cache, filepath.FromSlash(f.Path))
-	if err := fetch(f, dest); err != nil {
-		return "", fmt.Errorf("datasets: %s not found in %s, and downloading it failed: %w", f.Path, where, err)
+	archives := map[string][]int{} // archive URL → the missing files it holds
+	var order []string
+	for _, i := range missing {
+		f := files[i]
+		paths[i] = filepath.Join(cache, filepath.FromSlash(f.Path))
+		if f.Member != "" {
+			if archives[f.URL] == nil {
+				order = append(order, f.URL)
+			}
+			archives[f.URL] = append(archives[f.URL], i)
+			continue
+		}
+		if err := fetch(f, paths[i]); err != nil {
+			return nil, fmt.Errorf("datasets: %s not found in %s, and downloading it failed: %w", f.Path, where, err)
+		}
 	}
-	return dest, nil
+	for _, url := range order {
+		held := archives[url]
+		members := make([]File, len(held))
+		dests := make([]string, len(held))
+		for k, i := range held {
+			members[k], dests[k] = files[i], paths[i]
+		}
+		if err := extract(url, members, dests); err != nil {
+			return nil, fmt.Errorf("datasets: %s not found in %s, and extracting it from %s failed: %w", members[0].Path, where, url, err)
+		}
+	}
+	return paths, nil
 }

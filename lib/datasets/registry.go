@@ -13,13 +13,17 @@ import (
 type Spec struct {
 	Name        string
 	Description string
+	// Kind says what the dataset holds: points (Load) or people's answered
+	// comparisons (LoadComparisons).
+	Kind Kind
 	// N and Dim are the paper's size: the number of points its experiments
 	// use by default and the original dimension (for gmm and uniform, the
 	// defaults of Options.N and Options.Dim).
 	N, Dim int
 	// Available is the number of points in the files (0 for the synthetic
 	// sets, which generate any number). It exceeds N for Birch1 and Birch3,
-	// and for USPS, whose files hold its train and test sets.
+	// and for USPS, whose files hold its train and test sets. For a dataset
+	// of comparisons, N and Available are its number of items, and Dim is 0.
 	Available int
 	// Train is the number of leading points of the files that form the
 	// train set the paper's experiments use (0: no such split). Load takes
@@ -37,6 +41,31 @@ type Spec struct {
 	load func(paths []string) (*mat.Dense, []int, error)
 	// generate draws n points in dim dimensions for a synthetic set.
 	generate func(n, dim int, seed uint64) (*mat.Dense, []int)
+	// compare parses the located files of a dataset of comparisons.
+	compare func(paths []string) (*Comparisons, error)
+}
+
+// Kind is what a dataset holds.
+type Kind int
+
+const (
+	// KindPoints is a dataset of points (and perhaps labels), from which
+	// the paper's protocol draws triplets.
+	KindPoints Kind = iota
+	// KindComparisons is a dataset of comparisons people answered about
+	// named items: no points, its own triplets.
+	KindComparisons
+)
+
+// String names the kind as oerun data prints it.
+func (k Kind) String() string {
+	switch k {
+	case KindPoints:
+		return "points"
+	case KindComparisons:
+		return "comparisons"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
 // Labeled reports whether the dataset has class labels.
@@ -53,6 +82,13 @@ type File struct {
 	// (a locally kept copy and the canonical download may differ in their
 	// compressed bytes, as Debian's Fashion-MNIST files do).
 	Sums []Checksum
+	// Member, when set, says that URL is a .tar.gz archive (a repository
+	// snapshot: its entries lie under one top folder, which Member leaves
+	// out) and names the file in it; Sums are then of the file's content,
+	// whether a copy is kept compressed or not. A Member "DIR/*.EXT" stands
+	// for the list of the names of DIR's .EXT files without the extension,
+	// in increasing byte order, one a line.
+	Member string
 }
 
 // shapeSet describes a UEF shape set as packaged by the clustering-benchmarks
@@ -219,6 +255,7 @@ var specs = []Spec{
 		N:           10000, Dim: 2, Synthetic: true,
 		generate: generateUniform,
 	},
+	material,
 }
 
 // idxSet describes an MNIST-format dataset: gzip IDX train images and labels.
@@ -242,7 +279,8 @@ func idxSet(name, desc, url string, mirrors []string, imageSums, labelSums []Che
 }
 
 // Names returns the registered dataset names in a stable order: the 2D sets,
-// the image sets, COVTYPE, then the synthetic sets.
+// the image sets, COVTYPE, the synthetic sets, then the datasets of
+// comparisons.
 func Names() []string {
 	names := make([]string, len(specs))
 	for i, s := range specs {

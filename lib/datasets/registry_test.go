@@ -8,7 +8,7 @@ import (
 
 func TestNames(t *testing.T) {
 	want := []string{"aggregation", "compound", "pathbased", "spiral", "birch1", "birch3", "worms",
-		"char", "usps", "mnist", "fmnist", "kmnist", "covtype", "gmm", "uniform"}
+		"char", "usps", "mnist", "fmnist", "kmnist", "covtype", "gmm", "uniform", "material"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
@@ -21,8 +21,15 @@ func TestRegistryEntries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.N <= 0 || s.Dim <= 0 || s.Description == "" {
+		if s.N <= 0 || s.Description == "" || (s.Dim <= 0) != (s.Kind == KindComparisons) {
 			t.Errorf("%s: incomplete spec %+v", name, s)
+		}
+		if s.Kind == KindComparisons {
+			if s.compare == nil || s.load != nil || s.Synthetic || len(s.Files) == 0 {
+				t.Errorf("%s: a dataset of comparisons needs files and a comparisons loader, nothing else", name)
+			}
+		} else if s.compare != nil {
+			t.Errorf("%s: a dataset of points has a comparisons loader", name)
 		}
 		if s.Synthetic {
 			if len(s.Files) != 0 || s.generate == nil {
@@ -30,7 +37,7 @@ func TestRegistryEntries(t *testing.T) {
 			}
 			continue
 		}
-		if len(s.Files) == 0 || s.load == nil || s.Available < s.N {
+		if len(s.Files) == 0 || (s.load == nil) == (s.compare == nil) || s.Available < s.N {
 			t.Errorf("%s: a file-backed set needs files, a loader and Available ≥ N", name)
 		}
 		for _, f := range s.Files {
