@@ -26,13 +26,8 @@ func WriteEmbedding(path string, emb *mat.Dense) error {
 	if emb == nil {
 		return fmt.Errorf("embed: write %s: nil embedding", path)
 	}
-	n, _ := emb.Dims()
-	for i := 0; i < n; i++ {
-		for c, v := range emb.RawRowView(i) {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("embed: write %s: entry (%d, %d) is %v", path, i, c, v)
-			}
-		}
+	if err := checkFinite(path, emb); err != nil {
+		return err
 	}
 	return writeFile(path, func(w io.Writer) error {
 		if isNPY(path) {

@@ -118,3 +118,31 @@ func WriteNames(w io.Writer, names []string) error {
 	}
 	return bw.Flush()
 }
+
+// Renumber returns the triplets of s over the items that names lists (the
+// names of an embedding's rows, say, in any order): each item of s becomes
+// the position of its name in names, and the result has len(names) items
+// and no names of its own. s must have names; one that names does not hold
+// is an error naming it.
+func (s *Set) Renumber(names []string) (*Set, error) {
+	if s.Names == nil {
+		return nil, fmt.Errorf("triplets: the items are numbered, not named")
+	}
+	at := make(map[string]int32, len(names))
+	for i, nm := range names {
+		at[nm] = int32(i)
+	}
+	to := make([]int32, s.N)
+	for i, nm := range s.Names {
+		p, ok := at[nm]
+		if !ok {
+			return nil, fmt.Errorf("triplets: item %q is not among the %d names", nm, len(names))
+		}
+		to[i] = p
+	}
+	out := &Set{N: len(names), Idx: make([]int32, len(s.Idx))}
+	for p, v := range s.Idx {
+		out.Idx[p] = to[v]
+	}
+	return out, nil
+}

@@ -93,3 +93,20 @@ func TestReadWriteNames(t *testing.T) {
 		t.Errorf("WriteNames with an empty name: %v", err)
 	}
 }
+
+func TestRenumber(t *testing.T) {
+	s := &Set{N: 3, Idx: []int32{0, 1, 2, 2, 0, 1}, Names: []string{"ash", "elm", "oak"}}
+	got, err := s.Renumber([]string{"oak", "pine", "ash", "elm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int32{2, 3, 0, 0, 2, 3}; got.N != 4 || got.Names != nil || !slices.Equal(got.Idx, want) {
+		t.Errorf("Renumber = N=%d %q %v, want N=4 no names %v", got.N, got.Names, got.Idx, want)
+	}
+	if _, err := s.Renumber([]string{"ash", "oak"}); err == nil || !strings.Contains(err.Error(), `item "elm" is not among the 2 names`) {
+		t.Errorf("missing name: %v", err)
+	}
+	if _, err := (&Set{N: 3, Idx: []int32{0, 1, 2}}).Renumber([]string{"a"}); err == nil || !strings.Contains(err.Error(), "numbered, not named") {
+		t.Errorf("numbered set: %v", err)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/oe-lab/oe/lib/internal/csvfield"
 )
 
 // Form is how a CSV file states its comparisons.
@@ -105,7 +107,7 @@ type ReadOptions struct {
 //
 // Blank lines and lines starting with '#' are skipped; a comment "# n=N"
 // before the first record declares the number of items. Fields are read as
-// RFC 4180 has them (see splitRecord), with white space around unquoted
+// RFC 4180 has them (see lib/internal/csvfield), with white space around unquoted
 // fields dropped. The first record is a header when it is exactly "i,j,k"
 // (FormTriplets) or holds the four columns of opt.Columns, in any order
 // and case, among others (FormResponses); any other first record is data.
@@ -177,7 +179,7 @@ func (rd *csvReader) read(r io.Reader) error {
 			continue
 		}
 		var err error
-		if fields, err = splitRecord(fields[:0], text, &scratch); err != nil {
+		if fields, err = csvfield.Split(fields[:0], text, &scratch); err != nil {
 			return rd.errorf("%v", err)
 		}
 		if !rd.started {
@@ -415,7 +417,7 @@ func WriteResponsesCSV(w io.Writer, s *Set) error {
 // appendItem appends item i of s as a CSV field: its name, or its number.
 func appendItem(dst []byte, s *Set, i int32) []byte {
 	if s.Names != nil {
-		return appendField(dst, s.Names[i])
+		return csvfield.Append(dst, s.Names[i])
 	}
 	return strconv.AppendInt(dst, int64(i), 10)
 }

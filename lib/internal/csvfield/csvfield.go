@@ -1,4 +1,8 @@
-package triplets
+// Package csvfield splits CSV lines into fields and writes fields, as RFC
+// 4180 has them, for the files of named items that lib/triplets and
+// lib/embed read and write: one record a line, fields in double quotes
+// where they hold a comma or a quote.
+package csvfield
 
 import (
 	"bytes"
@@ -9,14 +13,14 @@ import (
 	"unicode/utf8"
 )
 
-// splitRecord appends the fields of one CSV line to dst, read as RFC 4180
+// Split appends the fields of one CSV line to dst, read as RFC 4180
 // reads them: fields are separated by commas, and a field in double quotes
 // may hold commas and quotes, a quote written twice (""). Unquoted fields
 // lose surrounding white space; quoted ones keep everything between their
-// quotes. A record cannot span lines (item names hold no line breaks), so
+// quotes. A record cannot span lines (oe's names hold no line breaks), so
 // an unterminated quote is an error. Quoted fields are unescaped into
 // *scratch, which the next call reuses: callers copy what they keep.
-func splitRecord(dst [][]byte, line []byte, scratch *[]byte) ([][]byte, error) {
+func Split(dst [][]byte, line []byte, scratch *[]byte) ([][]byte, error) {
 	if bytes.IndexByte(line, '"') < 0 { // the common case: split on commas
 		for {
 			i := bytes.IndexByte(line, ',')
@@ -74,10 +78,10 @@ func splitRecord(dst [][]byte, line []byte, scratch *[]byte) ([][]byte, error) {
 	}
 }
 
-// appendField appends v to dst as a CSV field that splitRecord reads back
+// Append appends v to dst as a CSV field that Split reads back
 // as v: in quotes when it holds a comma or quote, begins or ends with white
 // space, or begins with '#' (which would start a comment line).
-func appendField(dst []byte, v string) []byte {
+func Append(dst []byte, v string) []byte {
 	if !needsQuotes(v) {
 		return append(dst, v...)
 	}
@@ -99,4 +103,13 @@ func needsQuotes(v string) bool {
 	last, _ := utf8.DecodeLastRuneInString(v)
 	return first == '#' || unicode.IsSpace(first) || unicode.IsSpace(last) ||
 		strings.ContainsAny(v, ",\"")
+}
+
+// clip shortens b for an error message.
+func clip(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
 }
