@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	_ "github.com/oe-lab/oe/lib/algorithms"
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/oenn"
@@ -69,20 +70,22 @@ type embedFlags struct {
 	lr                                float64
 	noStop, json                      bool
 	params                            paramFlags
+	columns                           *columnsFlag
 }
 
-const embedSynopsis = "--algorithm NAME --dim d (--triplets t.csv|t.npy | --dataset NAME | --points x.npy) [--test test.npy] [--json] --out emb.csv|emb.npy"
+const embedSynopsis = "--algorithm NAME --dim d (--triplets t.csv|t.npy | --dataset NAME | --points x.npy) [--test test.npy] [--json] --out emb.csv|emb.npy\n" +
+	"       (a triplet file of named items, or of people's answers, gives an embedding with the names: CSV name column, or .npy with X.names.txt)"
 
 func newEmbedFlags() *embedFlags {
 	fs := newFlags("embed", embedSynopsis)
 	f := &embedFlags{fs: fs, params: paramFlags{}}
 	fs.StringVar(&f.algorithm, "algorithm", "soe", "method, passive or active (oerun algorithms lists them): "+strings.Join(embed.Names(), ", "))
 	fs.IntVar(&f.dim, "dim", 2, "embedding dimension d (also the d of the λ·n·d·log₂ n triplets drawn from --dataset or --points)")
-	fs.StringVar(&f.tripletPath, "triplets", "", "training triplets of a passive method, .csv or .npy")
+	fs.StringVar(&f.tripletPath, "triplets", "", "training triplets of a passive method, .csv or .npy; a CSV's items may be names, or its rows answers (head,left,right,answer)")
 	f.src = addSourceFlags(fs, "number of items: with --dataset a seeded subsample (0: the paper's size); "+
 		"with --triplets the items the indices refer to (0: the file's \"# n=N\" line, else the largest index + 1)")
 	fs.StringVar(&f.out, "out", "", "output embedding, .csv or .npy (float64, n×d)")
-	fs.StringVar(&f.test, "test", "", "test triplets (.csv or .npy) over the same items: prints their triplet error")
+	fs.StringVar(&f.test, "test", "", "test triplets (.csv or .npy) over the same items: prints their triplet error (and the majority error where queries were answered more than once)")
 	fs.BoolVar(&f.json, "json", false, "print a JSON summary (metric names as in results.db) on stdout instead of text")
 	fs.Uint64Var(&f.seed, "seed", 1, "random seed of the dataset's subsample, the triplets or oracle, and the fit (same seed, same result on CPU)")
 	fs.IntVar(&f.epochs, "epochs", 0, "maximum number of epochs (0: the method's default; the stopping rule may end sooner)")
@@ -95,6 +98,7 @@ func newEmbedFlags() *embedFlags {
 	fs.StringVar(&f.extendModel, "extend", "", "OENN model file: embed the new items of --triplets with the out-of-sample extension")
 	fs.StringVar(&f.saveModel, "save-model", "", "with --algorithm oenn: save the trained network here (for --extend)")
 	fs.Var(f.params, "param", "method hyper-parameter name=value, repeatable (e.g. mu=0.1 for cklx, alpha=3 for tste; oerun algorithms lists them)")
+	f.columns = addColumnsFlag(fs)
 	return f
 }
 
@@ -155,7 +159,11 @@ type embedSummary struct {
 	TrainError      *float64 `json:"train_error,omitempty"`
 	TestError       *float64 `json:"test_error,omitempty"`
 	TestTriplets    int      `json:"test_triplets,omitempty"`
-	Out             string   `json:"out"`
+	// MajorityTestError is metrics.MajorityError over TestQueries untied
+	// queries, where the test set repeats queries (answers people gave).
+	MajorityTestError *float64 `json:"majority_test_error,omitempty"`
+	TestQueries       int      `json:"test_queries,omitempty"`
+	Out               string   `json:"out"`
 }
 
 func embedCommand(args []string) error {
@@ -209,13 +217,16 @@ func embedCommand(args []string) error {
 			return err
 		}
 	}
-	prob, source, err := f.problem(info)
+	prob, source, test, err := f.problem(info)
 	if err != nil {
 		return err
 	}
-	var test *triplets.Set
+	var names []string
+	if prob.Train != nil {
+		names = prob.Train.Names
+	}
 	if f.test != "" {
-		if test, err = triplets.ReadFile(f.test, prob.Items()); err != nil {
+		if test, err = readTest(f.test, prob.Items(), names, source, f.columns); err != nil {
 			return err
 		}
 	}
@@ -273,10 +284,10 @@ func embedCommand(args []string) error {
 		sum.TrainError = &e
 	}
 	if test != nil {
-		e := metrics.TripletError(res.Embedding, test)
-		sum.TestError, sum.TestTriplets = &e, test.Len()
+		sc := scoreTest(res.Embedding, test)
+		sum.TestError, sum.TestTriplets, sum.MajorityTestError, sum.TestQueries = sc.err, sc.triplets, sc.majority, sc.untied
 	}
-	outs := []output{{f.out, func() error { return embed.WriteEmbedding(f.out, res.Embedding) }}}
+	outs := []output{{f.out, func() error { return embed.WriteNamedEmbedding(f.out, res.Embedding, names) }}}
 	if f.saveModel != "" {
 		outs = append(outs, output{f.saveModel, func() error { return saveOENNModel(alg, f.saveModel) }})
 	}
@@ -300,43 +311,69 @@ func embedCommand(args []string) error {
 		fmt.Printf("train error  %.4f  (%d training triplets)\n", *sum.TrainError, sum.Triplets)
 	}
 	if sum.TestError != nil {
-		fmt.Printf("test error   %.4f  (%d triplets of %s)\n", *sum.TestError, sum.TestTriplets, f.test)
+		fmt.Printf("test error   %.4f  (%d triplets of %s)\n", *sum.TestError, sum.TestTriplets, orDefault(f.test, source+"'s test comparisons"))
+	}
+	if sum.MajorityTestError != nil {
+		fmt.Printf("majority     %.4f  (test queries without a tie whose majority answer the embedding violates, of %d)\n", *sum.MajorityTestError, sum.TestQueries)
 	}
 	return nil
 }
 
+// orDefault returns s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
 // problem reads or draws what the method learns from: the training
 // triplets (passive) or an oracle (active), and names where they came
-// from.
-func (f *embedFlags) problem(info embed.Info) (embed.Problem, string, error) {
-	p := embed.Problem{Dim: f.dim}
+// from. A dataset of comparisons brings its own training triplets and its
+// test comparisons, which it returns as test.
+func (f *embedFlags) problem(info embed.Info) (p embed.Problem, source string, test *triplets.Set, err error) {
+	p = embed.Problem{Dim: f.dim}
 	if f.tripletPath != "" {
-		train, err := triplets.ReadFile(f.tripletPath, f.src.n)
+		train, _, err := readTriplets(f.tripletPath, f.src.n, f.columns)
 		if err != nil {
-			return p, "", err
+			return p, "", nil, err
 		}
 		p.N, p.Train = f.src.n, train
-		return p, f.tripletPath, nil
+		return p, f.tripletPath, nil, nil
+	}
+	if isComparisons(f.src.dataset) {
+		if info.Active {
+			return p, "", nil, usageErrorf("%s is an active method: it asks about points, and %s is a dataset of comparisons people answered", info.Name, f.src.dataset)
+		}
+		if err := checkComparisonsFlags(f.fs, f.src.dataset, "test"); err != nil {
+			return p, "", nil, err
+		}
+		c, err := datasets.LoadComparisons(f.src.dataset)
+		if err != nil {
+			return p, "", nil, err
+		}
+		p.Train = c.Triplets(c.Train, datasets.EachVote)
+		return p, c.Name, c.Triplets(c.Test, datasets.EachVote), nil
 	}
 	it, err := f.src.load(f.seed)
 	if err != nil {
-		return p, "", err
+		return p, "", nil, err
 	}
 	n, _ := it.x.Dims()
 	p.N = n
 	if info.Active {
 		p.Oracle, err = triplets.NewOracle(it.x, f.src.noiseModel(), f.seed)
-		return p, it.name, err
+		return p, it.name, nil, err
 	}
 	m, _ := f.src.tripletCount(n, f.dim)
 	if m < 1 {
-		return p, "", fmt.Errorf("%s: %d items give no triplets", it.name, n)
+		return p, "", nil, fmt.Errorf("%s: %d items give no triplets", it.name, n)
 	}
 	p.Train, err = triplets.Random(it.x, m, f.src.noiseModel(), f.seed, f.threads)
 	if err != nil {
-		return p, "", fmt.Errorf("%s: %w", it.name, err)
+		return p, "", nil, fmt.Errorf("%s: %w", it.name, err)
 	}
-	return p, it.name, nil
+	return p, it.name, nil, nil
 }
 
 func formatErr(v float64) string {

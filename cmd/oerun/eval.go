@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
@@ -25,14 +26,21 @@ type evalSummary struct {
 	Dim          int      `json:"dim"`
 	TestError    *float64 `json:"test_error,omitempty"`
 	TestTriplets int      `json:"test_triplets,omitempty"`
-	KNNError     *float64 `json:"knn_error,omitempty"`
-	Procrustes   *float64 `json:"procrustes,omitempty"`
+	// MajorityTestError is metrics.MajorityError over TestQueries untied
+	// queries, where the test set repeats queries (answers people gave).
+	MajorityTestError *float64 `json:"majority_test_error,omitempty"`
+	TestQueries       int      `json:"test_queries,omitempty"`
+	KNNError          *float64 `json:"knn_error,omitempty"`
+	Procrustes        *float64 `json:"procrustes,omitempty"`
 }
 
 func evalCommand(args []string) error {
-	fs := newFlags("eval", "--embedding emb.npy [--triplets test.npy] [--labels y.npy] [--points x.npy] [--seed s] [--json]")
-	embPath := fs.String("embedding", "", "the embedding, .csv or .npy, one row per item (as oerun embed writes it)")
-	tripPath := fs.String("triplets", "", "test triplets over the embedding's items, .csv or .npy: prints the fraction the embedding violates")
+	fs := newFlags("eval", "--embedding emb.npy [--triplets test.npy | --dataset material] [--labels y.npy] [--points x.npy] [--seed s] [--json]")
+	embPath := fs.String("embedding", "", "the embedding, .csv or .npy, one row per item (as oerun embed writes it; named rows: a CSV name column, or X.names.txt beside X.npy)")
+	tripPath := fs.String("triplets", "", "test triplets over the embedding's items, .csv or .npy: prints the fraction the embedding violates "+
+		"(named items, or people's answers, against a named embedding: by name; and the majority error where queries were answered more than once)")
+	dataset := fs.String("dataset", "", "a dataset of comparisons (material): score the embedding, by name, on its test answers")
+	columns := addColumnsFlag(fs)
 	labelsPath := fs.String("labels", "", "one class label per item, .csv or .npy: prints the kNN error (k = ⌊log₂ n⌋, 70/30 split)")
 	pointsPath := fs.String("points", "", "the items' true points, .csv or .npy: prints the Procrustes disparity (SciPy's)")
 	seed := fs.Uint64("seed", 1, "seed of the kNN error's 70/30 split")
@@ -46,10 +54,23 @@ func evalCommand(args []string) error {
 	switch {
 	case *embPath == "":
 		return usageErrorf("--embedding is required")
-	case *tripPath == "" && *labelsPath == "" && *pointsPath == "":
-		return usageErrorf("give at least one of --triplets, --labels and --points to measure against")
+	case *tripPath == "" && *dataset == "" && *labelsPath == "" && *pointsPath == "":
+		return usageErrorf("give at least one of --triplets, --dataset, --labels and --points to measure against")
+	case *tripPath != "" && *dataset != "":
+		return usageErrorf("give --triplets or --dataset, not both")
 	}
-	emb, err := embed.ReadEmbedding(*embPath)
+	var comp *datasets.Comparisons
+	if *dataset != "" {
+		if !isComparisons(*dataset) {
+			return usageErrorf("--dataset %s: eval scores against a dataset of comparisons (oerun data lists them); for points, give --points and --labels files", *dataset)
+		}
+		c, err := datasets.LoadComparisons(*dataset)
+		if err != nil {
+			return err
+		}
+		comp = c
+	}
+	emb, embNames, err := embed.ReadNamedEmbedding(*embPath)
 	if err != nil {
 		return err
 	}
@@ -64,8 +85,15 @@ func evalCommand(args []string) error {
 	sum := evalSummary{Embedding: *embPath, Items: n, Dim: d}
 	// Every input is read and checked before any metric is computed.
 	var test *triplets.Set
-	if *tripPath != "" {
-		if test, err = triplets.ReadFile(*tripPath, n); err != nil {
+	testName := *tripPath
+	switch {
+	case *tripPath != "":
+		if test, err = readTest(*tripPath, n, embNames, *embPath, columns); err != nil {
+			return err
+		}
+	case comp != nil:
+		testName = comp.Name + "'s test comparisons"
+		if test, err = onEmbedding(comp.Triplets(comp.Test, datasets.EachVote), testName, embNames, *embPath); err != nil {
 			return err
 		}
 	}
@@ -93,8 +121,8 @@ func evalCommand(args []string) error {
 		sum.Procrustes = &p
 	}
 	if test != nil {
-		e := metrics.TripletError(emb, test)
-		sum.TestError, sum.TestTriplets = &e, test.Len()
+		sc := scoreTest(emb, test)
+		sum.TestError, sum.TestTriplets, sum.MajorityTestError, sum.TestQueries = sc.err, sc.triplets, sc.majority, sc.untied
 	}
 	if labels != nil {
 		e, err := metrics.KNNError(emb, labels, *seed)
@@ -107,7 +135,10 @@ func evalCommand(args []string) error {
 		return printJSON(os.Stdout, sum)
 	}
 	if sum.TestError != nil {
-		fmt.Printf("triplet error  %.4f  (%d triplets of %s)\n", *sum.TestError, sum.TestTriplets, *tripPath)
+		fmt.Printf("triplet error  %.4f  (%d triplets of %s)\n", *sum.TestError, sum.TestTriplets, testName)
+	}
+	if sum.MajorityTestError != nil {
+		fmt.Printf("majority       %.4f  (test queries without a tie whose majority answer the embedding violates, of %d)\n", *sum.MajorityTestError, sum.TestQueries)
 	}
 	if sum.KNNError != nil {
 		fmt.Printf("kNN error      %.4f  (k = ⌊log₂ %d⌋, 70/30 split, seed %d)\n", *sum.KNNError, n, *seed)

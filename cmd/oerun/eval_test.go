@@ -78,7 +78,7 @@ func TestEvalCommandRejectsBadInput(t *testing.T) {
 	with := func(args ...string) []string { return append(append([]string{}, e...), args...) }
 	checkBadInputs(t, dir, []badInput{
 		{"no embedding", []string{"eval", "--triplets", "t50.csv"}, "--embedding is required", true},
-		{"nothing to measure", e, "give at least one of --triplets, --labels and --points", true},
+		{"nothing to measure", e, "give at least one of --triplets, --dataset, --labels and --points", true},
 		{"missing embedding", []string{"eval", "--embedding", "none.csv", "--labels", "y30.csv"}, "none.csv: no such file", false},
 		{"NaN in the embedding", []string{"eval", "--embedding", "nan.csv", "--labels", "y30.csv"}, "nan.csv: row 2, column 1 is NaN", false},
 		{"triplets over more items", with("--triplets", "t50.csv"), "t50.csv:1: file declares n=50 items, caller expects n=40", false},

@@ -146,6 +146,7 @@ var (
 	matrixExts  = []string{".csv", ".txt", ".npy"} // embeddings, points (lib/embed)
 	labelsExts  = matrixExts                       // labels (lib/embed)
 	tripletExts = []string{".csv", ".txt", ".npy"} // triplets (lib/triplets FileFormat)
+	namedExts   = []string{".csv", ".txt"}         // triplets of named items, responses
 )
 
 // checkOutput checks before anything is computed that path can be written

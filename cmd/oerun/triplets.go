@@ -1,23 +1,31 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
 func init() {
 	register("triplets", command{
-		summary: "draw random triplets (optionally noisy) from a dataset or points, with test triplets, points and labels to go with them",
-		run:     tripletsCommand,
+		summary: "draw random triplets (optionally noisy) from a dataset or points, with test triplets, points and labels to go with them; " +
+			"write a dataset of comparisons' answers; split answers (oerun triplets split)",
+		run: tripletsCommand,
 	})
 }
 
 func tripletsCommand(args []string) error {
+	if len(args) > 0 && args[0] == "split" {
+		return splitCommand(args[1:])
+	}
 	fs := newFlags("triplets", "(--dataset NAME | --points x.npy) [--n N] [--lambda 2] [--dim d | --count M] [--noise bernoulli|gaussian --level x]\n"+
 		"       [--seed s] [--data-dim k] [--pca k] [--threads t] [--test-count M --test-out test.npy] [--points-out x.npy] [--labels-out y.npy]\n"+
-		"       --out file.csv|file.npy")
+		"       --out file.csv|file.npy\n"+
+		"   or: oerun triplets --dataset material --out train.csv [--test-out test.csv]   (a dataset of comparisons: its answers, named)\n"+
+		"   or: oerun triplets split [--test-fraction 0.2] [--by query|triplet] [--seed s] IN --out TRAIN --test-out TEST   (oerun triplets split --help)")
 	src := addSourceFlags(fs, "number of points of --dataset, a seeded subsample (0: the paper's size for the dataset)")
 	dim := fs.Int("dim", 2, "embedding dimension d in the triplet count")
 	seed := fs.Uint64("seed", 1, "random seed of the dataset's subsample or generation and of the triplets")
@@ -36,6 +44,11 @@ func tripletsCommand(args []string) error {
 	switch {
 	case !src.given() || *out == "":
 		return usageErrorf("--dataset (or --points) and --out are required")
+	}
+	if isComparisons(src.dataset) {
+		return writeComparisons(fs, src.dataset, *out, *testOut)
+	}
+	switch {
 	case set(fs, "count") && set(fs, "dim"):
 		return usageErrorf("give either --count or --lambda/--dim, not both")
 	case *dim < 1:
@@ -106,6 +119,43 @@ func tripletsCommand(args []string) error {
 	}
 	if *labelsOut != "" {
 		fmt.Fprintf(log, "wrote the items' labels to %s\n", *labelsOut)
+	}
+	return nil
+}
+
+// writeComparisons writes the training answers of a dataset of comparisons
+// to out and its test answers to testOut (if given), one triplet per vote,
+// named.
+func writeComparisons(fs *flag.FlagSet, dataset, out, testOut string) error {
+	if err := checkComparisonsFlags(fs, dataset, "dim", "test-count", "points-out", "labels-out"); err != nil {
+		return err
+	}
+	paths := []string{out}
+	if testOut != "" {
+		paths = append(paths, testOut)
+	}
+	for i, flagName := range []string{"out", "test-out"}[:len(paths)] {
+		if err := checkOutput(flagName, paths[i], namedExts); err != nil {
+			return err
+		}
+	}
+	c, err := datasets.LoadComparisons(dataset)
+	if err != nil {
+		return err
+	}
+	sets := []*triplets.Set{c.Triplets(c.Train, datasets.EachVote), c.Triplets(c.Test, datasets.EachVote)}
+	outs := make([]output, len(paths))
+	for i, path := range paths {
+		s := sets[i]
+		outs[i] = output{path, func() error { return triplets.WriteFile(path, s) }}
+	}
+	if err := writeAll(outs); err != nil {
+		return err
+	}
+	log := stderr(fs)
+	fmt.Fprintf(log, "wrote %s's %d training answers (one triplet per vote) over %d named items to %s\n", c.Name, sets[0].Len(), sets[0].N, out)
+	if testOut != "" {
+		fmt.Fprintf(log, "wrote its %d test answers to %s\n", sets[1].Len(), testOut)
 	}
 	return nil
 }
