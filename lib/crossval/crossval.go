@@ -146,19 +146,27 @@ func Run(ctx context.Context, s *triplets.Set, cfg Config) (*Result, error) {
 	if err := context.Cause(ctx); err != nil {
 		return nil, err
 	}
-	for c := range res.Cells {
-		cell := &res.Cells[c]
-		cell.Mean, cell.SD = stat.MeanStdDev(cell.Errors, nil)
+	for c, cell := range res.Cells {
+		res.Cells[c] = NewCell(cell.Method, cell.Dim, cell.Errors, cell.Seconds)
 	}
 	for m, meth := range cfg.Methods {
-		res.Choices = append(res.Choices, choose(meth.Name, res.Cells[m*len(dims):(m+1)*len(dims)]))
+		res.Choices = append(res.Choices, Choose(meth.Name, res.Cells[m*len(dims):(m+1)*len(dims)]))
 	}
 	return res, nil
 }
 
-// choose picks the best d and the one-standard-error d among one method's
-// cells, which are in increasing order of d.
-func choose(method string, cells []Cell) Choice {
+// NewCell returns the cell of a method at d whose folds had the given
+// held-out errors and fit times, with their mean and sample standard
+// deviation.
+func NewCell(method string, dim int, errors, seconds []float64) Cell {
+	c := Cell{Method: method, Dim: dim, Errors: errors, Seconds: seconds}
+	c.Mean, c.SD = stat.MeanStdDev(errors, nil)
+	return c
+}
+
+// Choose picks the best d and the one-standard-error d among one method's
+// cells, which are in increasing order of d (as Run returns them).
+func Choose(method string, cells []Cell) Choice {
 	best := 0
 	for c := range cells {
 		if cells[c].Mean < cells[best].Mean {

@@ -99,7 +99,7 @@ func TestChoose(t *testing.T) {
 		{"tie: the smaller d", []Cell{cell(2, 0.2, 0), cell(3, 0.2, 0)}, 2, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := choose("m", tc.cells); got.Best != tc.best || got.OneSE != tc.oneSE {
+			if got := Choose("m", tc.cells); got.Best != tc.best || got.OneSE != tc.oneSE {
 				t.Errorf("choose = best %d, one-SE %d; want %d, %d", got.Best, got.OneSE, tc.best, tc.oneSE)
 			}
 		})

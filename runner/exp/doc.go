@@ -33,6 +33,15 @@
 // Endpoints, MedianCurve, Slope, EveryDataset, ...), each tested, so that a
 // PASS or FAIL verdict rests on tested rules.
 //
+// Datasets of comparisons people answered (lib/datasets KindComparisons,
+// e.g. material) have no points: their runs are declared with
+// e.Comparisons (fitted on the dataset's training answers, scored on its
+// test answers, MajorityTestError the authors' measure) and
+// e.CrossValidate (one run per fold of the training answers; ChooseDims
+// reads the cross-validated d). BesidePeers sets results beside published
+// figures, and NamedMap draws an embedding with its items' names
+// (experiments/crowd.go).
+//
 // Mistakes in a script (an unknown dataset, a metric that does not exist)
 // panic with a message; oerun reports them with the script's file and line.
 // An algorithm that is not registered in this build, or a dataset whose

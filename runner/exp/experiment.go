@@ -162,6 +162,9 @@ func (e *Experiment) Run(runs []Run) Results {
 	var todo []declared
 	skipped := map[string]int{}
 	for _, r := range runs {
+		if isComparisons(r.Dataset) {
+			panic(fmt.Sprintf("exp: %s is a dataset of comparisons, without points: declare its runs with Comparisons or CrossValidate", r.Dataset))
+		}
 		if !Registered(r.Algorithm) {
 			skipped[fmt.Sprintf("Algorithm %s is not implemented in this build yet (not registered); its runs were skipped.", r.Algorithm)]++
 			continue
@@ -380,8 +383,12 @@ func (e *Experiment) describeRuns(rs Results) {
 		t.Rows = append(t.Rows, []string{s.dataset, s.n, s.dim, s.lambda, s.noise, s.epochs, strings.Join(algs[s], ", "),
 			fmt.Sprint(len(reps[s])), fmt.Sprintf("%d / %d / %d", st[OK], st[Failed], st[Missing])})
 	}
-	e.doc.Add(report.Section{Heading: "What was run", Text: fmt.Sprintf("%d runs at profile **%s**: λ·n·d·log₂n training triplets; "+
-		"test triplet error on 10,000 fresh noiseless triplets; kNN error with k = ⌊log₂ n⌋ on a 70/30 split.", len(rs), e.s.Profile), Table: t})
+	how := "λ·n·d·log₂n training triplets; test triplet error on 10,000 fresh noiseless triplets; kNN error with k = ⌊log₂ n⌋ on a 70/30 split."
+	if len(rs) > 0 && isComparisons(rs[0].Used) {
+		how = "the dataset's own training answers, one triplet per vote (λ does not apply); " +
+			"scored on its test answers, or on the answers a cross-validation fold holds out."
+	}
+	e.doc.Add(report.Section{Heading: "What was run", Text: fmt.Sprintf("%d runs at profile **%s**: %s", len(rs), e.s.Profile, how), Table: t})
 }
 
 func (e *Experiment) describeFailures(rs Results) {

@@ -87,7 +87,7 @@ func (r Result) Value(metric string) float64 {
 	return v
 }
 
-var metricNames = []string{TrainError, TestError, Procrustes, KNNError, KNNErrorData, FitSeconds, ConvergeSeconds, Epochs, Triplets, Queries, Items,
+var metricNames = []string{TrainError, TestError, Procrustes, KNNError, KNNErrorData, FitSeconds, ConvergeSeconds, Epochs, Triplets, Queries, Items, MajorityTestError,
 	ExtensionError, ExtensionTestError, ExtensionKNNError, ExtensionKNNErrorData, ExtensionProcrustes, ExtensionSeconds, ExtensionEpochs, ExtensionItems, ExtensionTriplets}
 
 // metricLabels name the metrics in figures and tables.
@@ -95,7 +95,7 @@ var metricLabels = map[string]string{
 	TrainError: "train triplet error", TestError: "test triplet error", Procrustes: "Procrustes disparity",
 	KNNError: "kNN error", KNNErrorData: "kNN error on the data", FitSeconds: "wall time of the fit (s)",
 	ConvergeSeconds: "time until convergence (s)", Epochs: "epochs", Triplets: "training triplets",
-	Queries: "oracle queries", Items: "items",
+	Queries: "oracle queries", Items: "items", MajorityTestError: "majority test error",
 	ExtensionError: "extension triplet error", ExtensionTestError: "extension test triplet error",
 	ExtensionKNNError: "kNN error of the new items", ExtensionKNNErrorData: "kNN error of the new items on the data",
 	ExtensionProcrustes: "Procrustes disparity of all items", ExtensionSeconds: "wall time of the extension (s)",

@@ -37,6 +37,12 @@ const (
 	// the ground truth.
 	Items   = "items"
 	DataDim = "data_dim"
+	// MajorityTestError is, for a dataset of comparisons (runner/evaluate's
+	// Comparisons), the fraction of test queries without a tie whose
+	// majority answer the embedding violates (lib/metrics MajorityError),
+	// the dataset authors' measure; TestError is then the triplet error on
+	// every test vote.
+	MajorityTestError = "majority_test_error"
 )
 
 // Names of the metrics of an OENN out-of-sample run (runner/evaluate's

@@ -18,6 +18,7 @@ func init() {
 		"ConvergeSeconds":       reflect.ValueOf(constant.MakeFromLiteral("\"converge_seconds\"", token.STRING, 0)),
 		"CurrentProfile":        reflect.ValueOf(exp.CurrentProfile),
 		"DefaultLambda":         reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
+		"EachVote":              reflect.ValueOf(exp.EachVote),
 		"Epochs":                reflect.ValueOf(constant.MakeFromLiteral("\"epochs\"", token.STRING, 0)),
 		"ExtensionEpochs":       reflect.ValueOf(constant.MakeFromLiteral("\"extension_epochs\"", token.STRING, 0)),
 		"ExtensionError":        reflect.ValueOf(constant.MakeFromLiteral("\"extension_error\"", token.STRING, 0)),
@@ -42,6 +43,8 @@ func init() {
 		"KNNErrorData":          reflect.ValueOf(constant.MakeFromLiteral("\"knn_error_data\"", token.STRING, 0)),
 		"Label":                 reflect.ValueOf(exp.Label),
 		"LogLogSlope":           reflect.ValueOf(exp.LogLogSlope),
+		"MajorityTestError":     reflect.ValueOf(constant.MakeFromLiteral("\"majority_test_error\"", token.STRING, 0)),
+		"MajorityVote":          reflect.ValueOf(exp.MajorityVote),
 		"Missing":               reflect.ValueOf(constant.MakeFromLiteral("\"missing\"", token.STRING, 0)),
 		"NewTable":              reflect.ValueOf(exp.NewTable),
 		"NoNoise":               reflect.ValueOf(exp.NoNoise),
@@ -71,11 +74,13 @@ func init() {
 		// type definitions
 		"BarPlot":    reflect.ValueOf((*exp.BarPlot)(nil)),
 		"CurvePlot":  reflect.ValueOf((*exp.CurvePlot)(nil)),
+		"DimChoice":  reflect.ValueOf((*exp.DimChoice)(nil)),
 		"Experiment": reflect.ValueOf((*exp.Experiment)(nil)),
 		"Family":     reflect.ValueOf((*exp.Family)(nil)),
 		"HeatMap":    reflect.ValueOf((*exp.HeatMap)(nil)),
 		"LinePlot":   reflect.ValueOf((*exp.LinePlot)(nil)),
 		"NoiseModel": reflect.ValueOf((*exp.NoiseModel)(nil)),
+		"Peers":      reflect.ValueOf((*exp.Peers)(nil)),
 		"Profile":    reflect.ValueOf((*exp.Profile)(nil)),
 		"Result":     reflect.ValueOf((*exp.Result)(nil)),
 		"Results":    reflect.ValueOf((*exp.Results)(nil)),
@@ -85,5 +90,6 @@ func init() {
 		"Table3":     reflect.ValueOf((*exp.Table3)(nil)),
 		"Table3Cell": reflect.ValueOf((*exp.Table3Cell)(nil)),
 		"Verdict":    reflect.ValueOf((*exp.Verdict)(nil)),
+		"Votes":      reflect.ValueOf((*exp.Votes)(nil)),
 	}
 }
