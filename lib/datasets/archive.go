@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"archive/tar"
-	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -12,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
 )
 
 // maxMember bounds the size of one file extracted from an archive: the
@@ -118,39 +119,21 @@ func listMember(member string) (dir, ext string, isList bool) {
 	return path.Clean(dir), pattern[1:], true
 }
 
-// writeAtomic writes data (gzip-compressed when compress is set) to a
-// temporary file beside dest and renames it into place.
-func writeAtomic(dest string, data []byte, compress bool) (err error) {
-	if compress {
-		var b bytes.Buffer
-		z, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // a valid level: no error
-		z.Write(data)
-		if err := z.Close(); err != nil {
-			return err
-		}
-		data = b.Bytes()
-	}
+// writeAtomic writes data (gzip-compressed when compress is set) to dest,
+// whole or not at all (lib/internal/atomicfile).
+func writeAtomic(dest string, data []byte, compress bool) error {
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), filepath.Base(dest)+".extract-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	return atomicfile.Write(dest, func(w io.Writer) error {
+		if !compress {
+			_, err := w.Write(data)
+			return err
 		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dest)
+		z, _ := gzip.NewWriterLevel(w, gzip.BestCompression) // a valid level: no error
+		if _, err := z.Write(data); err != nil {
+			return err
+		}
+		return z.Close()
+	})
 }

@@ -72,22 +72,14 @@ func (x Comparisons) Run(ctx context.Context, c job.Config, threads int) (*job.O
 	if err := x.Check(); err != nil {
 		return nil, err
 	}
-	info, err := embed.Lookup(c.Algorithm)
-	if err != nil {
-		return nil, err
-	}
+	info, alg, err := algorithm(c)
 	switch {
+	case err != nil:
+		return nil, err
 	case info.Active:
 		return nil, fmt.Errorf("%s is an active method: it asks about points, and %s is a dataset of comparisons", info.Name, c.Dataset)
 	case c.N != 0 || c.DataDim != 0 || c.PCA != 0 || c.Noise != "":
 		return nil, fmt.Errorf("n, data_dim, pca and noise do not apply to %s, a dataset of comparisons", c.Dataset)
-	}
-	if err := info.Available(embed.Backend(c.Backend)); err != nil {
-		return nil, err
-	}
-	alg, err := embed.New(c.Algorithm, c.Params)
-	if err != nil {
-		return nil, err
 	}
 	setup := time.Now()
 	cmp, err := loadComparisons(c.Dataset)

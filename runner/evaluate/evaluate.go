@@ -65,18 +65,24 @@ func DataOptions(c job.Config) datasets.Options {
 	return datasets.Options{N: c.N, Dim: c.DataDim, PCA: c.PCA, Seed: seedOf(c, "", "data")}
 }
 
-// Run computes the run c on the given number of threads.
-func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
+// algorithm looks the run's method up, checks that its backend works here
+// and builds it. Callers do so before loading data: a cuda run in a build
+// or on a machine without CUDA fails at once, with the reason.
+func algorithm(c job.Config) (embed.Info, embed.Algorithm, error) {
 	info, err := embed.Lookup(c.Algorithm)
 	if err != nil {
-		return nil, err
+		return info, nil, err
 	}
-	// Before loading data: a cuda run in a build or on a machine without
-	// CUDA fails at once, with the reason.
 	if err := info.Available(embed.Backend(c.Backend)); err != nil {
-		return nil, err
+		return info, nil, err
 	}
 	alg, err := embed.New(c.Algorithm, c.Params)
+	return info, alg, err
+}
+
+// Run computes the run c on the given number of threads.
+func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
+	info, alg, err := algorithm(c)
 	if err != nil {
 		return nil, err
 	}
