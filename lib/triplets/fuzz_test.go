@@ -66,3 +66,22 @@ func FuzzReadNPY(f *testing.F) {
 		}
 	})
 }
+
+func FuzzReadNames(f *testing.F) {
+	f.Add([]byte("silk\nsteel\r\nwool\n"))
+	f.Add([]byte("a\n\nb"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		names, err := ReadNames(bytes.NewReader(data), "fuzz.txt")
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := WriteNames(&b, names); err != nil {
+			t.Fatalf("WriteNames of names ReadNames accepted: %v", err)
+		}
+		back, err := ReadNames(&b, "back.txt")
+		if err != nil || !slices.Equal(back, names) {
+			t.Fatalf("round trip: %q, %v; want %q", back, err, names)
+		}
+	})
+}
