@@ -256,3 +256,36 @@ func TestMaterialCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestMapCommand draws named and unnamed embeddings in 1, 2 and 3
+// dimensions, and rejects bad input writing nothing.
+func TestMapCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeText(t, "named.csv", "name,x1,x2\nsilk,0,1\nsteel,2,0.5\n\"red, dark\",1,1\n")
+	writeText(t, "line.csv", "name,x1\na,0\nb,1\nc,3\n")
+	if err := embed.WriteEmbedding("plain.npy", uniformPoints(30)); err != nil {
+		t.Fatal(err)
+	}
+	writeText(t, "three.csv", "1,2,3\n4,5,7\n0,1,1\n2,2,9\n")
+	for _, args := range [][]string{
+		{"--embedding", "named.csv", "--out", "named.png"},
+		{"--embedding", "line.csv", "--out", "line.svg", "--title", "a line"},
+		{"--embedding", "plain.npy", "--out", "plain.png"},
+		{"--embedding", "three.csv", "--out", "three.png"},
+	} {
+		if _, stderr, code := cli(t, append([]string{"map", "--quiet"}, args...)...); code != 0 {
+			t.Fatalf("map %v: %s", args, stderr)
+		}
+		if st, err := os.Stat(args[3]); err != nil || st.Size() == 0 {
+			t.Errorf("map %v wrote no picture: %v", args, err)
+		}
+	}
+	writeText(t, "y.csv", "0\n1\n0\n")
+	checkBadInputs(t, dir, []badInput{
+		{"no output", []string{"map", "--embedding", "named.csv"}, "--embedding and --out are required", true},
+		{"format", []string{"map", "--embedding", "named.csv", "--out", "m.jpg"}, `--out m.jpg: unknown extension ".jpg" (want .png, .svg)`, true},
+		{"labels of a named embedding", []string{"map", "--embedding", "named.csv", "--labels", "y.csv", "--out", "m.png"}, "--labels colours an embedding without names", true},
+		{"missing embedding", []string{"map", "--embedding", "none.csv", "--out", "m.png"}, "none.csv: no such file", false},
+	})
+}

@@ -49,7 +49,10 @@ func LabelledScatter(ax Axes, points *mat.Dense, names []string) (*gplot.Plot, e
 	}
 	labels.Offset = vg.Point{X: vg.Points(3)}
 	p.Add(dots, labels)
-	// Room on the right for the names of the rightmost items.
+	// Room on the right for the names of the rightmost items, and above
+	// and below for half the height of the outermost names.
 	p.X.Max += 0.15 * (p.X.Max - p.X.Min)
+	pad := 0.02 * (p.Y.Max - p.Y.Min)
+	p.Y.Min, p.Y.Max = p.Y.Min-pad, p.Y.Max+pad
 	return p, nil
 }

@@ -8,11 +8,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
 )
 
 // Axes are the labels and scales of a figure.
@@ -262,38 +265,40 @@ func (o offsetPlotter) DataRange() (xmin, xmax, ymin, ymax float64) { return o.p
 // drawn by Draw (the legend beside the data, never over it). The size is
 // w × h. A panic of gonum/plot while drawing (it panics on, e.g., a
 // non-positive value on a log axis) is returned as an error.
-func Save(p *gplot.Plot, base string, w, h vg.Length) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("plot: draw %s: %v", base, r)
-		}
-	}()
+func Save(p *gplot.Plot, base string, w, h vg.Length) error {
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return err
 	}
 	for _, ext := range []string{".png", ".svg"} {
-		c, err := draw.NewFormattedCanvas(w, h, ext[1:])
-		if err != nil {
-			return fmt.Errorf("plot: save %s%s: %w", base, ext, err)
-		}
-		Draw(draw.New(c), p)
-		if err := writeTo(base+ext, c); err != nil {
-			return fmt.Errorf("plot: save %s%s: %w", base, ext, err)
+		if err := SaveFile(p, base+ext, w, h); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func writeTo(path string, c io.WriterTo) error {
-	f, err := os.Create(path)
+// SaveFile writes p to path in the format its extension names (.png, .svg,
+// .pdf, ...), drawn by Draw at size w × h, whole or not at all. A panic of
+// gonum/plot while drawing is returned as an error.
+func SaveFile(p *gplot.Plot, path string, w, h vg.Length) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plot: draw %s: %v", path, r)
+		}
+	}()
+	c, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
 	if err != nil {
-		return err
+		return fmt.Errorf("plot: save %s: %w", path, err)
 	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
+	Draw(draw.New(c), p)
+	err = atomicfile.Write(path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
 		return err
+	})
+	if err != nil {
+		return fmt.Errorf("plot: save %s: %w", path, err)
 	}
-	return f.Close()
+	return nil
 }
 
 // legendGap is the space between the plot and a legend beside it.
