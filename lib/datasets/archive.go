@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,15 +24,12 @@ const maxMember = 1 << 28
 // of its content before anything is written, and nothing is left at a
 // dest unless all verified.
 func extract(url string, files []File, dests []string) error {
-	resp, err := httpClient.Get(url)
+	body, err := get(url)
 	if err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
+		return err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("download %s: %s", url, resp.Status)
-	}
-	contents, err := readMembers(resp.Body, files)
+	defer body.Close()
+	contents, err := readMembers(body, files)
 	if err != nil {
 		return fmt.Errorf("download %s: %w", url, err)
 	}

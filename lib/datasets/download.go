@@ -46,17 +46,14 @@ func fetch(f File, dest string) error {
 // appear (atomically, lib/internal/atomicfile) only when a checksum matches;
 // a partial or wrong download leaves nothing behind.
 func download(url, dest string, sums []Checksum) error {
-	resp, err := httpClient.Get(url)
+	body, err := get(url)
 	if err != nil {
-		return fmt.Errorf("download %s: %w", url, err)
+		return err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("download %s: %s", url, resp.Status)
-	}
+	defer body.Close()
 	return atomicfile.Write(dest, func(w io.Writer) error {
 		d := newDigester(sums)
-		if _, err := io.Copy(io.MultiWriter(w, d), resp.Body); err != nil {
+		if _, err := io.Copy(io.MultiWriter(w, d), body); err != nil {
 			return fmt.Errorf("download %s: %w", url, err)
 		}
 		if got := d.digests(); !match(sums, got) {
@@ -64,4 +61,18 @@ func download(url, dest string, sums []Checksum) error {
 		}
 		return nil
 	})
+}
+
+// get starts downloading url: the response body of a 200 OK, else an error
+// naming url.
+func get(url string) (io.ReadCloser, error) {
+	resp, err := httpClient.Get(url)
+	if err != nil {
+		return nil, fmt.Errorf("download %s: %w", url, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("download %s: %s", url, resp.Status)
+	}
+	return resp.Body, nil
 }

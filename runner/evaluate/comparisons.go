@@ -100,24 +100,15 @@ func (x Comparisons) Run(ctx context.Context, c job.Config, threads int) (*job.O
 	if err != nil {
 		return nil, err
 	}
-	if r, d := res.Embedding.Dims(); r != train.N || d != c.Dim {
-		return nil, fmt.Errorf("%s returned a %d×%d embedding, want %d×%d", c.Algorithm, r, d, train.N, c.Dim)
-	}
 	evalStart := time.Now()
-	out := &job.Outcome{
-		Metrics: map[string]float64{
-			job.FitSeconds:        res.Elapsed.Seconds(),
-			job.ConvergeSeconds:   res.TimeToConverge.Seconds(),
-			job.SetupSeconds:      setupSecs,
-			job.Epochs:            float64(res.Epochs),
-			job.Items:             float64(train.N),
-			job.Triplets:          float64(train.Len()),
-			job.TrainError:        metrics.TripletError(res.Embedding, train),
-			job.TestError:         metrics.TripletError(res.Embedding, test),
-			job.MajorityTestError: metrics.MajorityError(res.Embedding, test),
-		},
-		Trace: res.Trace, StopReason: res.StopReason.String(), Embedding: res.Embedding, Threads: threads,
+	out, err := fitted(c, res, train.N, setupSecs, threads)
+	if err != nil {
+		return nil, err
 	}
+	out.Metrics[job.Triplets] = float64(train.Len())
+	out.Metrics[job.TrainError] = metrics.TripletError(res.Embedding, train)
+	out.Metrics[job.TestError] = metrics.TripletError(res.Embedding, test)
+	out.Metrics[job.MajorityTestError] = metrics.MajorityError(res.Embedding, test)
 	out.Metrics[job.EvalSeconds] = time.Since(evalStart).Seconds()
 	return out, nil
 }

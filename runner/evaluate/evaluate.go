@@ -116,24 +116,12 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	if err != nil {
 		return nil, err
 	}
-	if res == nil || res.Embedding == nil {
-		return nil, fmt.Errorf("%s returned no embedding", c.Algorithm)
-	}
-	if r, d := res.Embedding.Dims(); r != n || d != c.Dim {
-		return nil, fmt.Errorf("%s returned a %d×%d embedding, want %d×%d", c.Algorithm, r, d, n, c.Dim)
-	}
 	evalStart := time.Now()
-	out := &job.Outcome{
-		Metrics: map[string]float64{
-			job.FitSeconds:      res.Elapsed.Seconds(),
-			job.ConvergeSeconds: res.TimeToConverge.Seconds(),
-			job.SetupSeconds:    setupSecs,
-			job.Epochs:          float64(res.Epochs),
-			job.Items:           float64(n),
-			job.DataDim:         float64(dataDim),
-		},
-		Trace: res.Trace, StopReason: res.StopReason.String(), Embedding: res.Embedding, Labels: ds.Labels, Threads: threads,
+	out, err := fitted(c, res, n, setupSecs, threads)
+	if err != nil {
+		return nil, err
 	}
+	out.Metrics[job.DataDim], out.Labels = float64(dataDim), ds.Labels
 	if info.Active {
 		out.Metrics[job.Queries] = float64(res.Queries)
 	} else {
@@ -145,6 +133,29 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	}
 	out.Metrics[job.EvalSeconds] = time.Since(evalStart).Seconds()
 	return out, nil
+}
+
+// fitted checks that a fit of the run c returned an n × c.Dim embedding
+// and returns the outcome it begins: the embedding, the trace and what
+// every run measures of its fit (times, epochs, items), set up in
+// setupSecs on the given threads.
+func fitted(c job.Config, res *embed.Result, n int, setupSecs float64, threads int) (*job.Outcome, error) {
+	if res == nil || res.Embedding == nil {
+		return nil, fmt.Errorf("%s returned no embedding", c.Algorithm)
+	}
+	if r, d := res.Embedding.Dims(); r != n || d != c.Dim {
+		return nil, fmt.Errorf("%s returned a %d×%d embedding, want %d×%d", c.Algorithm, r, d, n, c.Dim)
+	}
+	return &job.Outcome{
+		Metrics: map[string]float64{
+			job.FitSeconds:      res.Elapsed.Seconds(),
+			job.ConvergeSeconds: res.TimeToConverge.Seconds(),
+			job.SetupSeconds:    setupSecs,
+			job.Epochs:          float64(res.Epochs),
+			job.Items:           float64(n),
+		},
+		Trace: res.Trace, StopReason: res.StopReason.String(), Embedding: res.Embedding, Threads: threads,
+	}, nil
 }
 
 // measureTruth adds to m what the embedding emb of the points x (with their
