@@ -3,9 +3,10 @@ package metrics_test
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
-	"gonum.org/v1/gonum/mat"
 )
 
 // Three people answered "is 1 or 2 closer to 0?", two of them wrongly for

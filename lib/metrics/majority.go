@@ -1,8 +1,9 @@
 package metrics
 
 import (
-	"github.com/oe-lab/oe/lib/triplets"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/triplets"
 )
 
 // MajorityError returns the fraction of the queries in s (a head and an

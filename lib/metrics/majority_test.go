@@ -3,8 +3,9 @@ package metrics
 import (
 	"testing"
 
-	"github.com/oe-lab/oe/lib/triplets"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/triplets"
 )
 
 func TestMajorityError(t *testing.T) {
