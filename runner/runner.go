@@ -90,6 +90,9 @@ type Result struct {
 	Doc *report.Doc
 	// Deferred counts the runs handed to Options.Defer.
 	Deferred int
+	// SkippedForData counts the runs the script left out because their
+	// dataset's files are missing here.
+	SkippedForData int
 	// declared are the runs the script declared or read, in order.
 	declared []session.Declaration
 }
@@ -325,7 +328,8 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	// failed half-way must not replace the runs of the last complete one,
 	// nor may one that left runs missing (deferred, missing from a section
 	// it read, or skipped for want of their data files) stand for them.
-	if !opt.ReportOnly && res.Deferred == 0 && doc.Missing == 0 && s.SkippedForData() == 0 {
+	res.SkippedForData = s.SkippedForData()
+	if !opt.ReportOnly && res.Deferred == 0 && doc.Missing == 0 && res.SkippedForData == 0 {
 		if err := st.RecordExecution(ctx, name, opt.Profile, hash, s.Members()); err != nil {
 			return res, err
 		}

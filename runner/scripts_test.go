@@ -33,7 +33,10 @@ func TestExperimentScriptsSmoke(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out.String())
 		}
-		if res.Summary.Ran+res.Summary.Cached == 0 {
+		// A script may declare nothing only where all its data is missing
+		// (CI without OE_DATA: the material comparisons have no synthetic
+		// fallback).
+		if res.Summary.Ran+res.Summary.Cached == 0 && res.SkippedForData == 0 {
 			t.Errorf("%s declared no runs", script)
 		}
 		if st, err := os.Stat(res.Report); err != nil || st.Size() == 0 {
