@@ -356,8 +356,8 @@ func TestPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = st.DB().Exec(`INSERT INTO embeddings (run_key, rows, cols, encoding, data, labels)
-		SELECT r.key, e.rows, e.cols, e.encoding, e.data, e.labels FROM runs r, (SELECT * FROM embeddings LIMIT 1) e
+	_, err = st.DB().Exec(`INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels)
+		SELECT r.id, e.kind, e.rows, e.cols, e.encoding, e.data, e.labels FROM runs r, (SELECT * FROM embeddings LIMIT 1) e
 		WHERE r.lambda != 1`) // runnerfake's 4 runs of λ = 2 and 4
 	st.Close()
 	if err != nil {
@@ -376,7 +376,7 @@ func TestPrune(t *testing.T) {
 	}
 	defer st.Close()
 	var kept, keptLambda1 int
-	st.DB().QueryRow("SELECT count(*), sum(r.lambda = 1) FROM embeddings e JOIN runs r ON r.key = e.run_key").Scan(&kept, &keptLambda1)
+	st.DB().QueryRow("SELECT count(*), sum(r.lambda = 1) FROM embeddings e JOIN runs r ON r.id = e.run_id").Scan(&kept, &keptLambda1)
 	if kept != 1 || keptLambda1 != 1 {
 		t.Errorf("%d embeddings kept, %d of λ = 1; want that one", kept, keptLambda1)
 	}

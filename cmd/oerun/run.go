@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,6 +15,7 @@ import (
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/plan"
 	"github.com/oe-lab/oe/runner/report"
+	"github.com/oe-lab/oe/runner/store"
 )
 
 func init() {
@@ -87,6 +89,11 @@ func runScripts(name string, args []string, reportOnly bool) error {
 	// in flight, which leave nothing, and keeps every finished one.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if !reportOnly && f.shard == "" {
+		if err := migrate(f.opt.DB); err != nil {
+			return err
+		}
+	}
 	if f.shard != "" || f.budget.set {
 		return runPlanned(ctx, f, scripts, stderr(fs))
 	}
@@ -99,6 +106,21 @@ func runScripts(name string, args []string, reportOnly bool) error {
 	}
 	opt.Estimate = model.Estimate
 	return runEach(ctx, name, opt, scripts, stderr(fs))
+}
+
+// migrate brings the database at path that oerun run writes, if it exists,
+// to the current schema (store.Open migrates), before the cost model and
+// the plan read it. (A shard's database is written, not read; the one it is
+// split from, --base, is the merge's to migrate.)
+func migrate(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		return err
+	}
+	return st.Close()
 }
 
 // runEach runs the scripts one after another with opt, going on after a

@@ -306,11 +306,11 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 	}
 	for _, q := range []string{
 		"SELECT key, status, error, config, algorithm_version, eval_version, stop_reason, threads FROM runs ORDER BY key",
-		`SELECT run_key, name, value FROM metrics WHERE name NOT IN ('fit_seconds', 'converge_seconds', 'setup_seconds', 'eval_seconds')
-			ORDER BY run_key, name`,
-		"SELECT run_key, epoch, loss, train_error FROM epochs ORDER BY run_key, epoch",
-		"SELECT run_key, rows, cols, hex(data), hex(labels) FROM embeddings ORDER BY run_key",
-		"SELECT experiment, profile, run_key, position, declared FROM experiment_runs ORDER BY 1, 2, 4",
+		`SELECT r.key, m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id
+			WHERE m.name NOT IN ('fit_seconds', 'converge_seconds', 'setup_seconds', 'eval_seconds') ORDER BY r.key, m.name`,
+		"SELECT r.key, e.epoch, e.loss, e.train_error FROM epochs e JOIN runs r ON r.id = e.run_id ORDER BY r.key, e.epoch",
+		"SELECT r.key, b.kind, b.rows, b.cols, hex(b.data), hex(b.labels) FROM embeddings b JOIN runs r ON r.id = b.run_id ORDER BY r.key",
+		"SELECT x.experiment, x.profile, r.key, x.position, x.declared FROM experiment_runs x JOIN runs r ON r.id = x.run_id ORDER BY 1, 2, 4",
 		"SELECT experiment, profile, script_sha256, runs FROM experiments ORDER BY 1, 2",
 	} {
 		a, b := query(t, filepath.Join(array, "results.db"), q), query(t, filepath.Join(single, "results.db"), q)
@@ -320,7 +320,7 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 	}
 	for _, s := range scripts {
 		report := strings.TrimSuffix(filepath.Base(s), ".go") + ".md"
-		if _, err := os.Stat(filepath.Join(array, "reports", report)); err != nil {
+		if _, err := os.Stat(filepath.Join(array, "reports", "smoke", report)); err != nil {
 			t.Errorf("the merge job wrote no %s: %v", report, err)
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -363,5 +364,50 @@ func TestRunBudget(t *testing.T) {
 	}
 	if md, _ := os.ReadFile(filepath.Join(reports, "smoke", "embdim.md")); !strings.Contains(string(md), fmt.Sprintf("Profile **smoke**, %d runs.", all)) {
 		t.Errorf("the complete report:\n%s", md)
+	}
+}
+
+// TestRunMigratesDatabase: oerun run, with or without a budget, brings a
+// results database of schema version 2 (runner/store's frozen fixture) to
+// the current version before it plans, keeping its runs.
+func TestRunMigratesDatabase(t *testing.T) {
+	dump, err := os.ReadFile(filepath.Join("..", "..", "runner", "store", "testdata", "results_v2.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"a budget", []string{"--budget", "0"}},
+		{"a script", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			db := filepath.Join(dir, "results.db")
+			raw, err := sql.Open("sqlite3", "file:"+db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = raw.Exec(string(dump))
+			raw.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := append(tc.args, "--profile", "smoke", "--db", db, "--reports", filepath.Join(dir, "reports"), "--jobs", "1", "--threads", "1", "--quiet", cheapScript)
+			if err := runScripts("run", args, false); err != nil {
+				t.Fatal(err)
+			}
+			st, err := store.OpenReadOnly(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			var kept int
+			st.DB().QueryRow("SELECT count(*) FROM runs WHERE config LIKE '%storefake%'").Scan(&kept)
+			if kept != 4 {
+				t.Errorf("%d of the version 2 database's 4 runs kept", kept)
+			}
+		})
 	}
 }

@@ -217,9 +217,9 @@ func checkSound(t *testing.T, s *store.Store) (runs int) {
 	var partial int
 	s.DB().QueryRow("SELECT count(*) FROM runs").Scan(&runs)
 	s.DB().QueryRow(`SELECT count(*) FROM runs r WHERE status = 'ok' AND (
-		(SELECT count(*) FROM epochs e WHERE e.run_key = r.key) != 50 OR
-		NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_key = r.key) OR
-		NOT EXISTS (SELECT 1 FROM embeddings b WHERE b.run_key = r.key))`).Scan(&partial)
+		(SELECT count(*) FROM epochs e WHERE e.run_id = r.id) != 50 OR
+		NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = r.id) OR
+		NOT EXISTS (SELECT 1 FROM embeddings b WHERE b.run_id = r.id))`).Scan(&partial)
 	if partial != 0 {
 		t.Errorf("%d partial runs", partial)
 	}

@@ -122,7 +122,7 @@ func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
 		max(CASE WHEN m.name = 'epochs' THEN m.value END),
 		max(CASE WHEN m.name = 'items' THEN m.value END),
 		max(CASE WHEN m.name = 'data_dim' THEN m.value END)
-		FROM runs r JOIN metrics m ON m.run_key = r.key WHERE r.status = 'ok' GROUP BY r.key ORDER BY r.key`)
+		FROM runs r JOIN metrics m ON m.run_id = r.id WHERE r.status = 'ok' GROUP BY r.id ORDER BY r.key`)
 	if err != nil {
 		return nil, fmt.Errorf("plan: calibrating on %s: %w", st.Path(), err)
 	}

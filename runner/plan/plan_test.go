@@ -266,8 +266,8 @@ func TestShardsMergeToTheSingleProcessResult(t *testing.T) {
 	}
 	for _, q := range []string{
 		"SELECT key, status, config FROM runs ORDER BY key",
-		"SELECT run_key, name, value FROM metrics WHERE name = 'test_error' ORDER BY run_key",
-		"SELECT experiment, profile, run_key, position, declared FROM experiment_runs ORDER BY 1, 2, 4",
+		"SELECT r.key, m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE m.name = 'test_error' ORDER BY r.key",
+		"SELECT x.experiment, x.profile, r.key, x.position, x.declared FROM experiment_runs x JOIN runs r ON r.id = x.run_id ORDER BY 1, 2, 4",
 		"SELECT experiment, profile, script_sha256, runs FROM experiments ORDER BY 1, 2",
 	} {
 		if a, b := dump(t, opt.DB, q), dump(t, single.DB, q); a != b {

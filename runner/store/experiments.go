@@ -55,19 +55,31 @@ func (s *Store) RecordExecution(ctx context.Context, experiment, profile, script
 	if _, err := tx.ExecContext(ctx, "DELETE FROM experiment_runs WHERE experiment = ? AND profile = ?", experiment, profile); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
-	ins, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO experiment_runs (experiment, profile, run_key, position, declared) VALUES (?, ?, ?, ?, ?)")
+	id, err := tx.PrepareContext(ctx, "SELECT id FROM runs WHERE key = ?")
+	if err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	defer id.Close()
+	ins, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO experiment_runs (experiment, profile, run_id, position, declared) VALUES (?, ?, ?, ?, ?)")
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	defer ins.Close()
-	legacy, err := tx.PrepareContext(ctx, "DELETE FROM experiment_runs WHERE experiment = ? AND profile = '' AND run_key = ?")
+	legacy, err := tx.PrepareContext(ctx, "DELETE FROM experiment_runs WHERE experiment = ? AND profile = '' AND run_id = ?")
 	if err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	defer legacy.Close()
 	runs := 0
 	for i, m := range members {
-		res, err := ins.ExecContext(ctx, experiment, profile, m.Key, i, m.Declared)
+		var run int64
+		switch err := id.QueryRowContext(ctx, m.Key).Scan(&run); {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("store: %s declares run %.12s, which is not stored", experiment, m.Key)
+		case err != nil:
+			return fmt.Errorf("store: %w", err)
+		}
+		res, err := ins.ExecContext(ctx, experiment, profile, run, i, m.Declared)
 		if err != nil {
 			return fmt.Errorf("store: %s declares run %.12s: %w", experiment, m.Key, err)
 		}
@@ -76,7 +88,7 @@ func (s *Store) RecordExecution(ctx context.Context, experiment, profile, script
 			return fmt.Errorf("store: %w", err)
 		}
 		runs += int(n) // 0 for a key listed before
-		if _, err := legacy.ExecContext(ctx, experiment, m.Key); err != nil {
+		if _, err := legacy.ExecContext(ctx, experiment, run); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
 	}
@@ -113,8 +125,8 @@ func (s *Store) LastExecution(ctx context.Context, experiment, profile string) (
 // Members returns the runs that the last execution of the script experiment
 // at profile declared, in its order.
 func (s *Store) Members(ctx context.Context, experiment, profile string) ([]Member, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT x.run_key, coalesce(x.declared, ''), r.dataset, r.algorithm, r.algorithm_version, r.eval_version
-		FROM experiment_runs x JOIN runs r ON r.key = x.run_key
+	rows, err := s.db.QueryContext(ctx, `SELECT r.key, coalesce(x.declared, ''), r.dataset, r.algorithm, r.algorithm_version, r.eval_version
+		FROM experiment_runs x JOIN runs r ON r.id = x.run_id
 		WHERE x.experiment = ? AND x.profile = ? ORDER BY x.position`, experiment, profile)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // v1Database writes a database of schema version 1 (testdata/schema_v1.sql)
@@ -21,11 +22,6 @@ func v1Database(t *testing.T, path string, seeds []uint64, links map[string][]ui
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("sqlite3", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	stmts := []string{string(ddl), "PRAGMA user_version = 1"}
 	for _, seed := range seeds {
 		c := canonical(seed)
@@ -40,6 +36,18 @@ func v1Database(t *testing.T, path string, seeds []uint64, links map[string][]ui
 			stmts = append(stmts, fmt.Sprintf("INSERT INTO experiment_runs (experiment, run_key) VALUES ('%s', '%s')", experiment, canonical(seed).Key))
 		}
 	}
+	execSQL(t, path, stmts...)
+}
+
+// execSQL executes the statements on the database at path, without the
+// store: as an older version of it wrote them.
+func execSQL(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	for _, q := range stmts {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%v\n%s", err, q)
@@ -55,7 +63,7 @@ func memberRows(t *testing.T, s *Store, seeds []uint64) []string {
 	for _, seed := range seeds {
 		seedOf[canonical(seed).Key] = seed
 	}
-	rows, err := s.DB().Query("SELECT experiment, profile, run_key, coalesce(position, -1), coalesce(declared, 'NULL') FROM experiment_runs")
+	rows, err := s.DB().Query("SELECT x.experiment, x.profile, r.key, coalesce(x.position, -1), coalesce(x.declared, 'NULL') FROM experiment_runs x JOIN runs r ON r.id = x.run_id")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +180,7 @@ func TestRecordExecution(t *testing.T) {
 			map[string][]uint64{"general/quick": {1, 2}, "general/smoke": {4}, "noise/quick": {1}}},
 		{"an execution declaring no runs", "noise", "quick", "n2", nil, "",
 			map[string][]uint64{"general/quick": {1, 2}, "general/smoke": {4}, "noise/quick": nil}},
-		{"a run not stored fails and changes nothing", "general", "quick", "h4", []uint64{3, 99}, "FOREIGN KEY",
+		{"a run not stored fails and changes nothing", "general", "quick", "h4", []uint64{3, 99}, "not stored",
 			map[string][]uint64{"general/quick": {1, 2}, "general/smoke": {4}, "noise/quick": nil}},
 	}
 	hashes := map[string]string{}
@@ -243,5 +251,146 @@ func TestRetriedRunStaysDeclared(t *testing.T) {
 	}
 	if r, err := s.Get(ctx, failed.Job.Key); err != nil || r.Status != OK || len(r.Outcome.Trace) != 3 {
 		t.Errorf("retried run: %+v, %v", r, err)
+	}
+}
+
+// v2Database writes the frozen database of schema version 2
+// (testdata/results_v2.sql) at path.
+func v2Database(t *testing.T, path string) {
+	t.Helper()
+	dump, err := os.ReadFile(filepath.Join("testdata", "results_v2.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	execSQL(t, path, string(dump))
+}
+
+// TestMigrateVersion2 opens the frozen database of schema version 2: every
+// run, metric (NULL included), trace epoch, embedding (float32 and float64)
+// and script execution reads back as version 2 stored it, runs get ids in
+// the order they finished, and the migrated database takes new runs and
+// merges.
+func TestMigrateVersion2(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v2.db")
+	v2Database(t, path)
+	s := open(t, path)
+	if v := userVersion(t, s); v != schemaVersion {
+		t.Fatalf("user_version %d, want %d", v, schemaVersion)
+	}
+	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
+		t.Errorf("integrity_check = %q, %v", res, err)
+	}
+	if rows, err := s.DB().Query("PRAGMA foreign_key_check"); err != nil {
+		t.Fatal(err)
+	} else {
+		if rows.Next() {
+			t.Error("foreign key violations after the migration")
+		}
+		rows.Close()
+	}
+	var tables string
+	s.DB().QueryRow("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name)").Scan(&tables)
+	if want := "embeddings epochs experiment_runs experiments metric_names metric_values metrics runs"; tables != want {
+		t.Errorf("tables %q, want %q", tables, want)
+	}
+
+	// The values are those the fixture's INSERT statements hold.
+	host := "node1 linux/amd64 AMD EPYC 2  go1.26.8 d9e564453c5f78d04b55dd82a91167398a2e8372"
+	tests := []struct {
+		seed                uint64
+		id                  int // by finished_at, then key
+		status, stop        string
+		metrics             string // name=value, sorted
+		epochs              string // epoch:loss:train error
+		embedding, encoding string // rows×cols and values, labels
+	}{
+		{1, 1, OK, "converged", "epochs=120 fit_seconds=3.5 items=3 knn_error=NaN test_error=0.125",
+			"50:0.5:0.25 100:0.25:0.125 120:0.125:NaN", "3×2 [0.25 -0 1.25 -0.25 2.25 -0.5] [0 1 2]", encodingF32},
+		{2, 2, OK, "max-epochs", "epochs=7 test_error=0.5", "7:2:NaN", "", ""},
+		{3, 3, Failed, "", "", "", "", ""},
+		{4, 4, OK, "converged", "test_error=0.25", "", "2×2 [0.25 -0 1.25 -0.25] []", encodingF64},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("run %d", tc.seed), func(t *testing.T) {
+			key := canonical(tc.seed).Key
+			r, err := s.Get(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var id int
+			var enc sql.NullString
+			s.DB().QueryRow("SELECT r.id, b.encoding FROM runs r LEFT JOIN embeddings b ON b.run_id = r.id WHERE r.key = ?", key).Scan(&id, &enc)
+			h := r.Host
+			gotHost := fmt.Sprint(h.Name, " ", h.OS, " ", h.CPU, " ", h.Cores, " ", h.GPU, " ", h.GoVersion, " ", h.Commit)
+			if id != tc.id || r.Status != tc.status || r.Job.Config.Seed != tc.seed || gotHost != host || enc.String != tc.encoding || r.View {
+				t.Errorf("id %d, status %s, seed %d, host %q, encoding %q, view %v; want %d, %s, %d, %q, %q, false",
+					id, r.Status, r.Job.Config.Seed, gotHost, enc.String, r.View, tc.id, tc.status, tc.seed, host, tc.encoding)
+			}
+			if r.Status == Failed {
+				if r.Outcome != nil || r.Error != "diverged (NaN or Inf)" {
+					t.Errorf("failed run: outcome %v, error %q", r.Outcome, r.Error)
+				}
+				return
+			}
+			o := r.Outcome
+			var metrics, epochs []string
+			for name, v := range o.Metrics {
+				metrics = append(metrics, fmt.Sprintf("%s=%v", name, v))
+			}
+			sort.Strings(metrics)
+			for _, e := range o.Trace {
+				epochs = append(epochs, fmt.Sprintf("%d:%v:%v", e.Epoch, e.Loss, e.TrainError))
+			}
+			emb := ""
+			if o.Embedding != nil {
+				rows, cols := o.Embedding.Dims()
+				emb = fmt.Sprintf("%d×%d %v %v", rows, cols, o.Embedding.RawMatrix().Data, o.Labels)
+			}
+			got := []string{o.StopReason, strings.Join(metrics, " "), strings.Join(epochs, " "), emb}
+			want := []string{tc.stop, tc.metrics, tc.epochs, tc.embedding}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("read back\n%q\nwant\n%q", got, want)
+			}
+		})
+	}
+
+	seeds := []uint64{1, 2, 3, 4}
+	wantMembers := []string{`general "quick" 1 0 {"dataset":"uniform","n":50,"algorithm":"storefake","dim":2,"seed":1,"keep_embedding":true}`,
+		`general "quick" 2 1 {"dataset":"uniform","n":50,"algorithm":"storefake","dim":2,"seed":2}`,
+		`general "quick" 3 2 {"dataset":"uniform","n":50,"algorithm":"storefake","dim":2,"seed":3}`,
+		`noise "" 4 -1 NULL`,
+		`reproduction "quick" 1 0 {"dataset":"uniform","n":50,"algorithm":"storefake","dim":2,"seed":1,"keep_embedding":true}`}
+	if got := memberRows(t, s, seeds); !reflect.DeepEqual(got, wantMembers) {
+		t.Errorf("experiment_runs\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantMembers, "\n"))
+	}
+	if x, ok, err := s.LastExecution(ctx, "reproduction", "quick"); err != nil || !ok || x.ScriptSHA256 != "a2b3" || x.Runs != 1 ||
+		!x.Finished.Equal(time.Date(2026, 11, 20, 10, 5, 0, 0, time.UTC)) {
+		t.Errorf("last execution of reproduction: %+v, %v, %v", x, ok, err)
+	}
+	if _, rows, err := s.RunTable(ctx, "general", "quick"); err != nil || len(rows) != 3 || rows[0][0] != canonical(1).Key {
+		t.Errorf("RunTable: %d rows, %v", len(rows), err)
+	}
+
+	// Reopening changes nothing; the migrated database takes a new run
+	// (the next id), a script execution and a merge.
+	before := digest(t, s)
+	s.Close()
+	s = open(t, path)
+	if digest(t, s) != before {
+		t.Error("reopening the migrated database changed it")
+	}
+	put(t, s, record(5, 2, 3))
+	var id int
+	s.DB().QueryRow("SELECT id FROM runs WHERE key = ?", canonical(5).Key).Scan(&id)
+	if id != 5 {
+		t.Errorf("new run has id %d, want 5", id)
+	}
+	recordAt(t, s, "general", "quick", time.Now(), 5, 1)
+	shardPath := filepath.Join(dir, "shard.db")
+	put(t, open(t, shardPath), record(6, 2, 3), record(2, 1, 1))
+	if m, err := s.Merge(ctx, shardPath, 0); err != nil || m != (Merged{Added: 1, Kept: 1}) {
+		t.Errorf("merge into the migrated database: %v, %v", m, err)
 	}
 }

@@ -20,7 +20,7 @@ var runTableColumns = []string{"key", "status", "error", "dataset", "stands_in_f
 // measured, sorted; a metric a run lacks (or stored as NULL) is empty.
 func (s *Store) RunTable(ctx context.Context, experiment, profile string) (header []string, rows [][]string, err error) {
 	q := "SELECT " + "r." + strings.Join(runTableColumns, ", r.") + `
-		FROM experiment_runs x JOIN runs r ON r.key = x.run_key
+		FROM experiment_runs x JOIN runs r ON r.id = x.run_id
 		WHERE x.experiment = ? AND x.profile = ? ORDER BY x.position`
 	res, err := s.db.QueryContext(ctx, q, experiment, profile)
 	if err != nil {
@@ -47,8 +47,9 @@ func (s *Store) RunTable(ctx context.Context, experiment, profile string) (heade
 	if err := res.Err(); err != nil {
 		return nil, nil, fmt.Errorf("store: %w", err)
 	}
-	mres, err := s.db.QueryContext(ctx, `SELECT m.run_key, m.name, m.value FROM metrics m
-		JOIN experiment_runs x ON x.run_key = m.run_key WHERE x.experiment = ? AND x.profile = ?`, experiment, profile)
+	mres, err := s.db.QueryContext(ctx, `SELECT r.key, m.name, m.value FROM metrics m
+		JOIN experiment_runs x ON x.run_id = m.run_id JOIN runs r ON r.id = m.run_id
+		WHERE x.experiment = ? AND x.profile = ?`, experiment, profile)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: %w", err)
 	}

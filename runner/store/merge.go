@@ -167,12 +167,23 @@ func mergeRuns(ctx context.Context, tx *sql.Tx) (Merged, error) {
 		`CREATE TEMP TABLE merge_take AS SELECT r.key FROM shard.runs r LEFT JOIN main.runs m ON m.key = r.key
 			WHERE m.key IS NULL OR (m.status = 'failed' AND r.status = 'ok')`,
 		// A failed run is updated in place, as Put does (upsertRun), so that
-		// experiment_runs keeps it.
+		// it keeps its id and experiment_runs keeps it. New runs get ids in
+		// the order they finished, as the migration to version 3 gave them.
 		"INSERT INTO main.runs (" + cols + ") SELECT " + cols + " FROM shard.runs WHERE key IN (SELECT key FROM temp.merge_take) " +
-			"ON CONFLICT (key) DO UPDATE SET " + strings.Join(set, ", "),
-		"INSERT INTO main.metrics (run_key, name, value) SELECT run_key, name, value FROM shard.metrics WHERE run_key IN (SELECT key FROM temp.merge_take)",
-		"INSERT INTO main.epochs (run_key, epoch, loss, train_error, elapsed_seconds) SELECT run_key, epoch, loss, train_error, elapsed_seconds FROM shard.epochs WHERE run_key IN (SELECT key FROM temp.merge_take)",
-		"INSERT INTO main.embeddings (run_key, rows, cols, encoding, data, labels) SELECT run_key, rows, cols, encoding, data, labels FROM shard.embeddings WHERE run_key IN (SELECT key FROM temp.merge_take)",
+			"ORDER BY julianday(finished_at), key ON CONFLICT (key) DO UPDATE SET " + strings.Join(set, ", "),
+		// Ids are the database's own: the shard's rows are remapped by key.
+		`CREATE TEMP TABLE merge_ids AS SELECT s.id AS shard_id, m.id AS main_id FROM shard.runs s JOIN main.runs m ON m.key = s.key
+			WHERE s.key IN (SELECT key FROM temp.merge_take)`,
+		`INSERT OR IGNORE INTO main.metric_names (name) SELECT DISTINCT n.name FROM shard.metric_values v
+			JOIN temp.merge_ids i ON i.shard_id = v.run_id JOIN shard.metric_names n ON n.id = v.metric_id ORDER BY n.name`,
+		`INSERT INTO main.metric_values (run_id, metric_id, value) SELECT i.main_id, mn.id, v.value FROM shard.metric_values v
+			JOIN temp.merge_ids i ON i.shard_id = v.run_id JOIN shard.metric_names sn ON sn.id = v.metric_id
+			JOIN main.metric_names mn ON mn.name = sn.name`,
+		`INSERT INTO main.epochs (run_id, epoch, loss, train_error, elapsed_seconds) SELECT i.main_id, e.epoch, e.loss, e.train_error, e.elapsed_seconds
+			FROM shard.epochs e JOIN temp.merge_ids i ON i.shard_id = e.run_id`,
+		`INSERT INTO main.embeddings (run_id, kind, rows, cols, encoding, data, labels) SELECT i.main_id, b.kind, b.rows, b.cols, b.encoding, b.data, b.labels
+			FROM shard.embeddings b JOIN temp.merge_ids i ON i.shard_id = b.run_id`,
+		"DROP TABLE temp.merge_ids",
 		"DROP TABLE temp.merge_take",
 	}
 	for _, q := range steps {
@@ -182,6 +193,11 @@ func mergeRuns(ctx context.Context, tx *sql.Tx) (Merged, error) {
 	}
 	return m, nil
 }
+
+// shardMembers selects the shard's experiment_runs with the database's run
+// ids: mergeRuns has stored every run of the shard by then.
+const shardMembers = `SELECT x.experiment, x.profile, m.id AS run_id, x.position, x.declared FROM shard.experiment_runs x
+	JOIN shard.runs s ON s.id = x.run_id JOIN main.runs m ON m.key = s.key`
 
 // mergeExecutions takes the shard's script executions that are newer than
 // the database's (or that it lacks), and the shard's rows kept from schema
@@ -220,10 +236,10 @@ func mergeExecutions(ctx context.Context, tx *sql.Tx) (int, error) {
 	for _, x := range newer {
 		steps := []string{
 			"DELETE FROM main.experiment_runs WHERE experiment = ?1 AND profile = ?2",
-			`DELETE FROM main.experiment_runs WHERE experiment = ?1 AND profile = '' AND run_key IN
-				(SELECT run_key FROM shard.experiment_runs WHERE experiment = ?1 AND profile = ?2)`,
-			`INSERT INTO main.experiment_runs (experiment, profile, run_key, position, declared)
-				SELECT experiment, profile, run_key, position, declared FROM shard.experiment_runs WHERE experiment = ?1 AND profile = ?2`,
+			`DELETE FROM main.experiment_runs WHERE experiment = ?1 AND profile = '' AND run_id IN
+				(SELECT run_id FROM (` + shardMembers + `) WHERE experiment = ?1 AND profile = ?2)`,
+			`INSERT INTO main.experiment_runs (experiment, profile, run_id, position, declared)
+				SELECT experiment, profile, run_id, position, declared FROM (` + shardMembers + `) WHERE experiment = ?1 AND profile = ?2`,
 			`INSERT INTO main.experiments (experiment, profile, script_sha256, runs, finished_at)
 				SELECT experiment, profile, script_sha256, runs, finished_at FROM shard.experiments WHERE experiment = ?1 AND profile = ?2
 				ON CONFLICT (experiment, profile) DO UPDATE SET script_sha256 = excluded.script_sha256, runs = excluded.runs, finished_at = excluded.finished_at`,
@@ -234,9 +250,9 @@ func mergeExecutions(ctx context.Context, tx *sql.Tx) (int, error) {
 			}
 		}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO main.experiment_runs (experiment, profile, run_key, position, declared)
-		SELECT experiment, profile, run_key, position, declared FROM shard.experiment_runs x WHERE x.profile = ''
-		AND NOT EXISTS (SELECT 1 FROM main.experiment_runs y WHERE y.experiment = x.experiment AND y.run_key = x.run_key)`)
+	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO main.experiment_runs (experiment, profile, run_id, position, declared)
+		SELECT experiment, profile, run_id, position, declared FROM (`+shardMembers+`) x WHERE x.profile = ''
+		AND NOT EXISTS (SELECT 1 FROM main.experiment_runs y WHERE y.experiment = x.experiment AND y.run_id = x.run_id)`)
 	return len(newer), err
 }
 

@@ -67,11 +67,12 @@ func digest(t *testing.T, s *Store) string {
 	t.Helper()
 	h := sha256.New()
 	for _, q := range []string{
-		"SELECT " + strings.Join(runColumns, ", ") + " FROM runs ORDER BY key",
-		"SELECT run_key, name, value FROM metrics ORDER BY run_key, name",
-		"SELECT run_key, epoch, loss, train_error, elapsed_seconds FROM epochs ORDER BY run_key, epoch",
-		"SELECT run_key, rows, cols, encoding, hex(data), hex(labels) FROM embeddings ORDER BY run_key",
-		"SELECT experiment, profile, run_key, position, declared FROM experiment_runs ORDER BY experiment, profile, run_key",
+		"SELECT id, " + strings.Join(runColumns, ", ") + " FROM runs ORDER BY key",
+		"SELECT id, name FROM metric_names ORDER BY id",
+		"SELECT r.key, m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id ORDER BY r.key, m.name",
+		"SELECT r.key, e.epoch, e.loss, e.train_error, e.elapsed_seconds FROM epochs e JOIN runs r ON r.id = e.run_id ORDER BY r.key, e.epoch",
+		"SELECT r.key, b.kind, b.rows, b.cols, b.encoding, hex(b.data), hex(b.labels) FROM embeddings b JOIN runs r ON r.id = b.run_id ORDER BY r.key",
+		"SELECT x.experiment, x.profile, r.key, x.position, x.declared FROM experiment_runs x JOIN runs r ON r.id = x.run_id ORDER BY x.experiment, x.profile, r.key",
 		"SELECT experiment, profile, script_sha256, runs, finished_at FROM experiments ORDER BY experiment, profile",
 	} {
 		rows, err := s.DB().Query(q)
@@ -110,8 +111,14 @@ func TestMerge(t *testing.T) {
 	recordAt(t, dst, "c", "quick", t0.Add(time.Hour), 3)
 	recordAt(t, dst, "z", "smoke", t0, 1, 2)
 	// The shard: 1 computed again (another test error), 2 ok, 4 ok, 5
-	// failed; a newer execution of a, an older one of c, a new one b.
-	put(t, shard, withTestError(record(1, 5, 4), 0.5), record(2, 7, 6), record(4, 3, 2), failed(5))
+	// failed; a newer execution of a, an older one of c, a new one b. Its
+	// ids and metric ids differ from the database's: run 4, stored first
+	// with its view, measured "queries", a metric the database lacks, which
+	// sorts before "test_error".
+	four := record(4, 3, 2)
+	four.Outcome.Metrics[job.Queries] = 7
+	four.View = true
+	put(t, shard, four, withTestError(record(1, 5, 4), 0.5), record(2, 7, 6), failed(5))
 	recordAt(t, shard, "a", "quick", t0.Add(time.Minute), 1, 2, 4)
 	recordAt(t, shard, "c", "quick", t0, 4)
 	recordAt(t, shard, "b", "paper", t0, 5)
@@ -126,9 +133,13 @@ func TestMerge(t *testing.T) {
 	checks := []struct {
 		name, query, want string
 	}{
-		{"run 1 keeps the database's result", fmt.Sprintf("SELECT value FROM metrics WHERE run_key = '%s' AND name = 'test_error'", canonical(1).Key), "0.125"},
-		{"failed run 2 is replaced by the shard's ok one", fmt.Sprintf("SELECT status || ' ' || (SELECT count(*) FROM epochs WHERE run_key = key) || ' ' || (SELECT rows FROM embeddings WHERE run_key = key) FROM runs WHERE key = '%s'", canonical(2).Key), "ok 7 6"},
-		{"run 4 is added whole", fmt.Sprintf("SELECT (SELECT count(*) FROM epochs WHERE run_key = '%[1]s') || ' ' || (SELECT count(*) FROM metrics WHERE run_key = '%[1]s') || ' ' || (SELECT cols FROM embeddings WHERE run_key = '%[1]s')", canonical(4).Key), "3 3 2"},
+		{"run 1 keeps the database's result", fmt.Sprintf("SELECT m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.key = '%s' AND m.name = 'test_error'", canonical(1).Key), "0.125"},
+		{"failed run 2 is replaced by the shard's ok one", fmt.Sprintf("SELECT status || ' ' || (SELECT count(*) FROM epochs WHERE run_id = id) || ' ' || (SELECT rows FROM embeddings WHERE run_id = id) FROM runs WHERE key = '%s'", canonical(2).Key), "ok 7 6"},
+		{"failed run 2 keeps its id", fmt.Sprintf("SELECT id FROM runs WHERE key = '%s'", canonical(2).Key), "2"},
+		{"run 4 is added whole", fmt.Sprintf("SELECT (SELECT count(*) FROM epochs WHERE run_id = id) || ' ' || (SELECT cols || ' ' || kind FROM embeddings WHERE run_id = id) FROM runs WHERE key = '%s'", canonical(4).Key), "3 2 view"},
+		{"run 4's metrics keep their names", fmt.Sprintf("SELECT group_concat(name || '=' || coalesce(value, 'NULL'), ' ') FROM (SELECT m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.key = '%s' ORDER BY m.name)", canonical(4).Key),
+			"epochs=3.0 knn_error=NULL queries=7.0 test_error=0.125"},
+		{"added runs get the next ids", "SELECT group_concat(id || ':' || seed, ' ') FROM (SELECT id, seed FROM runs ORDER BY id)", "1:1 2:2 3:3 4:4 5:5"},
 		{"failed run 5 is added", fmt.Sprintf("SELECT status || ' ' || error FROM runs WHERE key = '%s'", canonical(5).Key), "failed diverged"},
 		{"the shard's newer execution of a replaces the database's", "SELECT group_concat(declared, ' ') FROM (SELECT declared FROM experiment_runs WHERE experiment = 'a' ORDER BY position)", `{"seed":1} {"seed":2} {"seed":4}`},
 		{"the database's newer execution of c stays", "SELECT group_concat(declared) FROM experiment_runs WHERE experiment = 'c'", `{"seed":3}`},
@@ -187,11 +198,11 @@ func TestMergeRefuses(t *testing.T) {
 		{"another schema version", func(t *testing.T, path string) string {
 			s := open(t, path)
 			put(t, s, record(7, 2, 2))
-			if _, err := s.DB().Exec("PRAGMA user_version = 3"); err != nil {
+			if _, err := s.DB().Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion+1)); err != nil {
 				t.Fatal(err)
 			}
 			return path
-		}, []string{"shard.db", "schema version 3", "version 2"}},
+		}, []string{"shard.db", fmt.Sprintf("schema version %d", schemaVersion+1), fmt.Sprintf("version %d", schemaVersion)}},
 		{"a file that is no oe database", func(t *testing.T, path string) string {
 			if err := os.WriteFile(path, nil, 0o644); err != nil {
 				t.Fatal(err)
@@ -261,7 +272,11 @@ func TestMergeIntoDatabaseBeingWritten(t *testing.T) {
 
 const (
 	mergeChildEnv = "OE_STORE_MERGE_CHILD" // "results.db:shard.db"
-	bigShardRuns  = 40
+	// bigShardRuns makes a shard whose merge outlasts the 50–150 ms after
+	// which the test kills it: 40 runs took 160–250 ms to merge at schema
+	// version 3 (on a loaded 2-core machine), so that one kill in six came
+	// after the commit.
+	bigShardRuns = 80
 )
 
 // mergeUntilKilled merges a shard into a database, printing "merging"

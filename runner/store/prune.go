@@ -50,15 +50,16 @@ func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (P
 		return p, fmt.Errorf("store: begin: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT e.run_key, coalesce(x.declared, '') FROM embeddings e
-		JOIN experiment_runs x ON x.run_key = e.run_key ORDER BY e.run_key`)
+	rows, err := tx.QueryContext(ctx, `SELECT e.run_id, coalesce(x.declared, '') FROM embeddings e
+		JOIN experiment_runs x ON x.run_id = e.run_id ORDER BY e.run_id`)
 	if err != nil {
 		return p, fmt.Errorf("store: %w", err)
 	}
-	listed := map[string][]string{}
-	var order []string
+	listed := map[int64][]string{}
+	var order []int64
 	for rows.Next() {
-		var key, declared string
+		var key int64
+		var declared string
 		if err := rows.Scan(&key, &declared); err != nil {
 			rows.Close()
 			return p, fmt.Errorf("store: %w", err)
@@ -75,7 +76,7 @@ func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (P
 		if keep(listed[key]) {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM embeddings WHERE run_key = ?", key); err != nil {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM embeddings WHERE run_id = ?", key); err != nil {
 			return p, fmt.Errorf("store: %w", err)
 		}
 		p.Embeddings++
@@ -84,7 +85,7 @@ func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (P
 		return p, err
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM epochs WHERE train_error IS NULL
-		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_key = epochs.run_key)`)
+		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_id = epochs.run_id)`)
 	if err != nil {
 		return p, fmt.Errorf("store: %w", err)
 	}
@@ -106,19 +107,19 @@ func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (P
 // reencode rewrites the float64 embeddings as float32 and returns how many
 // it rewrote.
 func reencode(ctx context.Context, tx *sql.Tx) (int, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT run_key, rows, cols, data, labels FROM embeddings WHERE encoding = ?", encodingF64)
+	rows, err := tx.QueryContext(ctx, "SELECT run_id, rows, cols, data, labels FROM embeddings WHERE encoding = ?", encodingF64)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	type blob struct {
-		key          string
+		id           int64
 		rows, cols   int
 		data, labels []byte
 	}
 	var old []blob
 	for rows.Next() {
 		var b blob
-		if err := rows.Scan(&b.key, &b.rows, &b.cols, &b.data, &b.labels); err != nil {
+		if err := rows.Scan(&b.id, &b.rows, &b.cols, &b.data, &b.labels); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("store: %w", err)
 		}
@@ -130,13 +131,13 @@ func reencode(ctx context.Context, tx *sql.Tx) (int, error) {
 	for _, b := range old {
 		x, _, err := decodeEmbedding(encodingF64, b.rows, b.cols, b.data, b.labels)
 		if err != nil {
-			return 0, fmt.Errorf("store: run %s: %w", b.key, err)
+			return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
 		}
-		data, _, err := encodeEmbedding(x, nil)
+		data, _, err := encodeEmbedding(x, nil, encodingF32)
 		if err != nil {
-			return 0, fmt.Errorf("store: run %s: %w", b.key, err)
+			return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET encoding = ?, data = ? WHERE run_key = ?", encodingF32, data, b.key); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET encoding = ?, data = ? WHERE run_id = ?", encodingF32, data, b.id); err != nil {
 			return 0, fmt.Errorf("store: %w", err)
 		}
 	}

@@ -45,9 +45,9 @@ func TestStoredEpochs(t *testing.T) {
 	}
 }
 
-// TestEmbeddingEncodings: Put writes float32; Get reads float32 and the
-// float64 blobs of databases written before, and refuses an unknown
-// encoding or a blob of the wrong size, naming them.
+// TestEmbeddingEncodings: Put writes float32, and views quantized to 16
+// bits; Get reads them and the float64 blobs of databases written before,
+// and refuses an unknown encoding or a blob of the wrong size, naming them.
 func TestEmbeddingEncodings(t *testing.T) {
 	x := mat.NewDense(3, 2, []float64{1.25, -2, 3.5, 1e-3, -7, 0})
 	labels := []int{2, 0, 1}
@@ -59,20 +59,36 @@ func TestEmbeddingEncodings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f32gz, labgz, err := encodeEmbedding(x, labels)
+	f32gz, labgz, err := encodeEmbedding(x, labels, encodingF32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q16gz, _, err := encodeEmbedding(x, labels, encodingQ16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := mat.NewDense(3, 2, []float64{1, 5, 2, 5, 3, 5}) // a constant column: step 0
+	flatgz, _, err := encodeEmbedding(flat, nil, encodingQ16)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
 		name, enc string
 		data      []byte
-		want      *mat.Dense // 1e-3 is not a float32: within its rounding
-		wantErr   string
+		want      *mat.Dense
+		// tol bounds the rounding: float32's of 1e-3, which it does not
+		// hold; half a step of 16 bits over the columns' ranges, 10.5 and
+		// 2.001 (10.5/65,535/2 = 8.0e-5).
+		tol     float64
+		wantErr string
 	}{
-		{"float32, as Put writes it", encodingF32, f32gz, x, ""},
-		{"float64, as written before", encodingF64, f64gz, x, ""},
-		{"unknown encoding", "f16le", f32gz, nil, `unknown embedding encoding "f16le"`},
-		{"float64 blob read as float32", encodingF32, f64gz, nil, "has 48 bytes for 3×2"},
+		{"float32, as Put writes an embedding", encodingF32, f32gz, x, 1e-7, ""},
+		{"16 bits, as Put writes a view", encodingQ16, q16gz, x, 8.1e-5, ""},
+		{"16 bits, a constant column", encodingQ16, flatgz, flat, 1.6e-5, ""}, // 2/65,535/2 in the other
+		{"float64, as written before", encodingF64, f64gz, x, 0, ""},
+		{"unknown encoding", "f16le", f32gz, nil, 0, `unknown embedding encoding "f16le"`},
+		{"float64 blob read as float32", encodingF32, f64gz, nil, 0, "has 48 bytes for 3×2"},
+		{"float32 blob read as 16 bits", encodingQ16, f32gz, nil, 0, "has 24 bytes for 3×2"},
 	}
 	for _, tc := range tests {
 		got, gotLabels, err := decodeEmbedding(tc.enc, 3, 2, tc.data, labgz)
@@ -83,7 +99,7 @@ func TestEmbeddingEncodings(t *testing.T) {
 			}
 		case err != nil:
 			t.Errorf("%s: %v", tc.name, err)
-		case !mat.EqualApprox(got, tc.want, 1e-7) || !slices.Equal(gotLabels, labels):
+		case !mat.EqualApprox(got, tc.want, tc.tol) || !slices.Equal(gotLabels, labels):
 			t.Errorf("%s: got %v %v, want %v %v", tc.name, mat.Formatted(got), gotLabels, mat.Formatted(tc.want), labels)
 		}
 	}
@@ -112,7 +128,7 @@ func TestPrune(t *testing.T) {
 	// What a database written before holds: every epoch of run 1's trace,
 	// and run 2's embedding as float64.
 	for e := 1; e <= 6; e++ {
-		if _, err := s.DB().Exec("INSERT OR IGNORE INTO epochs (run_key, epoch, loss, train_error, elapsed_seconds) VALUES (?, ?, 1, NULL, 0)", canonical(1).Key, e); err != nil {
+		if _, err := s.DB().Exec("INSERT OR IGNORE INTO epochs (run_id, epoch, loss, train_error, elapsed_seconds) SELECT id, ?, 1, NULL, 0 FROM runs WHERE key = ?", e, canonical(1).Key); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -122,7 +138,7 @@ func TestPrune(t *testing.T) {
 		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(v))
 	}
 	blob, _ := gz(raw)
-	if _, err := s.DB().Exec("UPDATE embeddings SET encoding = ?, data = ? WHERE run_key = ?", encodingF64, blob, canonical(2).Key); err != nil {
+	if _, err := s.DB().Exec("UPDATE embeddings SET encoding = ?, data = ? WHERE run_id = (SELECT id FROM runs WHERE key = ?)", encodingF64, blob, canonical(2).Key); err != nil {
 		t.Fatal(err)
 	}
 	// Runs 1 and 2 are kept by one of their declarations, run 3 by none;
@@ -171,7 +187,7 @@ func TestPrune(t *testing.T) {
 	}
 	r, _ := s.Get(ctx, canonical(2).Key)
 	var enc string
-	s.DB().QueryRow("SELECT encoding FROM embeddings WHERE run_key = ?", canonical(2).Key).Scan(&enc)
+	s.DB().QueryRow("SELECT encoding FROM embeddings WHERE run_id = (SELECT id FROM runs WHERE key = ?)", canonical(2).Key).Scan(&enc)
 	if enc != encodingF32 || !mat.Equal(r.Outcome.Embedding, want) {
 		t.Errorf("run 2: encoding %s, embedding %v; want %s, %v", enc, mat.Formatted(r.Outcome.Embedding), encodingF32, mat.Formatted(want))
 	}

@@ -2,14 +2,24 @@ package store
 
 // schemaVersion is stored in PRAGMA user_version; Open migrates a database
 // of an older version (see migrations) and refuses one of a newer version.
-const schemaVersion = 2
+const schemaVersion = 3
 
-// schema creates the tables. Config fields that are queried often are columns
-// of runs; the full canonical config is in runs.config. Every number a run
-// measured is a row of metrics, so new metrics need no schema change.
-const schema = `
+// schema creates the tables of the current version, schemaV3.
+const schema = schemaV3
+
+// schemaV3 creates the tables of schema version 3. Config fields that are
+// queried often are columns of runs; the full canonical config is in
+// runs.config. A run is referenced by its integer id, not by its 64-digit
+// key: the key is what users see, the id what the rows of a run repeat.
+// Every number a run measured is a row of metric_values, so new metrics need
+// no schema change; its name is stored once, in metric_names, and the view
+// metrics joins the two into (run_id, name, value). Version 3's migration
+// (migrations[2]) creates these tables too: never edit this text once a later
+// version exists, write schemaV4.
+const schemaV3 = `
 CREATE TABLE IF NOT EXISTS runs (
-	key               TEXT PRIMARY KEY,
+	id                INTEGER PRIMARY KEY,
+	key               TEXT NOT NULL UNIQUE,
 	status            TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
 	error             TEXT NOT NULL DEFAULT '',
 	config            TEXT NOT NULL,
@@ -39,22 +49,29 @@ CREATE TABLE IF NOT EXISTS runs (
 	git_commit        TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS runs_by_setting ON runs (dataset, algorithm, lambda, noise, noise_level, dim);
-CREATE TABLE IF NOT EXISTS metrics (
-	run_key TEXT NOT NULL REFERENCES runs (key) ON DELETE CASCADE,
-	name    TEXT NOT NULL,
-	value   REAL,
-	PRIMARY KEY (run_key, name)
+CREATE TABLE IF NOT EXISTS metric_names (
+	id   INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS metric_values (
+	run_id    INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	metric_id INTEGER NOT NULL REFERENCES metric_names (id),
+	value     REAL,
+	PRIMARY KEY (run_id, metric_id)
 ) WITHOUT ROWID;
+CREATE VIEW IF NOT EXISTS metrics (run_id, name, value) AS
+	SELECT v.run_id, n.name, v.value FROM metric_values v JOIN metric_names n ON n.id = v.metric_id;
 CREATE TABLE IF NOT EXISTS epochs (
-	run_key         TEXT NOT NULL REFERENCES runs (key) ON DELETE CASCADE,
+	run_id          INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
 	epoch           INTEGER NOT NULL,
 	loss            REAL,
 	train_error     REAL,
 	elapsed_seconds REAL NOT NULL,
-	PRIMARY KEY (run_key, epoch)
+	PRIMARY KEY (run_id, epoch)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS embeddings (
-	run_key  TEXT PRIMARY KEY REFERENCES runs (key) ON DELETE CASCADE,
+	run_id   INTEGER PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+	kind     TEXT NOT NULL CHECK (kind IN ('full', 'view')),
 	rows     INTEGER NOT NULL,
 	cols     INTEGER NOT NULL,
 	encoding TEXT NOT NULL,
@@ -64,12 +81,11 @@ CREATE TABLE IF NOT EXISTS embeddings (
 CREATE TABLE IF NOT EXISTS experiment_runs (
 	experiment TEXT NOT NULL,
 	profile    TEXT NOT NULL,
-	run_key    TEXT NOT NULL REFERENCES runs (key) ON DELETE CASCADE,
+	run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
 	position   INTEGER,
 	declared   TEXT,
-	PRIMARY KEY (experiment, profile, run_key)
+	PRIMARY KEY (experiment, profile, run_id)
 ) WITHOUT ROWID;
-
 CREATE TABLE IF NOT EXISTS experiments (
 	experiment    TEXT NOT NULL,
 	profile       TEXT NOT NULL,
@@ -104,5 +120,44 @@ CREATE TABLE experiment_runs_v2 (
 INSERT INTO experiment_runs_v2 (experiment, profile, run_key) SELECT experiment, '', run_key FROM experiment_runs;
 DROP TABLE experiment_runs;
 ALTER TABLE experiment_runs_v2 RENAME TO experiment_runs;
+`,
+	// Version 3 gives each run an integer id, by which metric_values,
+	// epochs, embeddings and experiment_runs refer to it instead of the
+	// 64-digit key (the key was most of those rows and of their indexes),
+	// stores each metric name once (metric_names; the view metrics reads
+	// like version 2's table, with run_id for run_key), and says whether a
+	// stored embedding is the embedding or the 2-D view a report draws
+	// (embeddings.kind; every embedding before is the embedding). Ids follow
+	// the order in which the runs finished. The old tables are renamed,
+	// copied into the new ones and dropped.
+	2: `
+ALTER TABLE runs RENAME TO runs_v2;
+ALTER TABLE metrics RENAME TO metrics_v2;
+ALTER TABLE epochs RENAME TO epochs_v2;
+ALTER TABLE embeddings RENAME TO embeddings_v2;
+ALTER TABLE experiment_runs RENAME TO experiment_runs_v2;
+DROP INDEX runs_by_setting;
+` + schemaV3 + `
+INSERT INTO runs (key, status, error, config, dataset, stands_in_for, n, dim, lambda, noise, noise_level, algorithm,
+	algorithm_version, eval_version, seed, rep, backend, stop_reason, threads, started_at, finished_at,
+	host, os, cpu, cores, gpu, go_version, git_commit)
+SELECT key, status, error, config, dataset, stands_in_for, n, dim, lambda, noise, noise_level, algorithm,
+	algorithm_version, eval_version, seed, rep, backend, stop_reason, threads, started_at, finished_at,
+	host, os, cpu, cores, gpu, go_version, git_commit
+FROM runs_v2 ORDER BY julianday(finished_at), key;
+INSERT INTO metric_names (name) SELECT DISTINCT name FROM metrics_v2 ORDER BY name;
+INSERT INTO metric_values (run_id, metric_id, value)
+	SELECT r.id, n.id, m.value FROM metrics_v2 m JOIN runs r ON r.key = m.run_key JOIN metric_names n ON n.name = m.name;
+INSERT INTO epochs (run_id, epoch, loss, train_error, elapsed_seconds)
+	SELECT r.id, e.epoch, e.loss, e.train_error, e.elapsed_seconds FROM epochs_v2 e JOIN runs r ON r.key = e.run_key;
+INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels)
+	SELECT r.id, 'full', b.rows, b.cols, b.encoding, b.data, b.labels FROM embeddings_v2 b JOIN runs r ON r.key = b.run_key;
+INSERT INTO experiment_runs (experiment, profile, run_id, position, declared)
+	SELECT x.experiment, x.profile, r.id, x.position, x.declared FROM experiment_runs_v2 x JOIN runs r ON r.key = x.run_key;
+DROP TABLE experiment_runs_v2;
+DROP TABLE embeddings_v2;
+DROP TABLE epochs_v2;
+DROP TABLE metrics_v2;
+DROP TABLE runs_v2;
 `,
 }

@@ -50,10 +50,15 @@ type Record struct {
 	Status string
 	Error  string
 	// Outcome is the result of an OK run (nil for a failed one). Put stores
-	// its embedding, if it has one within MaxEmbedding, as float32, and of
+	// its embedding, if it has one within MaxEmbedding, as float32 (a view
+	// quantized to 16 bits: encodingQ16), and of
 	// its trace the epochs storedEpochs keeps; read back, Outcome holds what
 	// was stored (Embedding nil if none).
 	Outcome *job.Outcome
+	// View says that Outcome.Embedding is not the run's embedding but the
+	// 2-D view of it that a report draws (runner/exp), and Outcome.Labels
+	// the classes of the view's items (embeddings.kind 'view').
+	View bool
 	// Start and End bound the run's execution.
 	Start, End time.Time
 	// Host is where it ran.
@@ -239,22 +244,24 @@ func (s *Store) Put(ctx context.Context, r Record) error {
 	return nil
 }
 
-// runColumns are the columns of runs, in the order insert writes them.
+// runColumns are the columns of runs that insert writes, in its order: all
+// but the id, which SQLite assigns.
 var runColumns = []string{"key", "status", "error", "config", "dataset", "stands_in_for", "n", "dim",
 	"lambda", "noise", "noise_level", "algorithm", "algorithm_version", "eval_version", "seed", "rep", "backend", "stop_reason",
 	"threads", "started_at", "finished_at", "host", "os", "cpu", "cores", "gpu", "go_version", "git_commit"}
 
-// upsertRun writes a run, overwriting a stored failed one in place: an
-// UPDATE rather than DELETE and INSERT, whose ON DELETE CASCADE would take
-// the run out of experiment_runs for every script that declared it. (A
-// failed run has no metrics, epochs or embeddings rows to replace.)
+// upsertRun writes a run and returns its id, overwriting a stored failed one
+// in place: an UPDATE rather than DELETE and INSERT, which keeps the run's id
+// and whose ON DELETE CASCADE would take the run out of experiment_runs for
+// every script that declared it. (A failed run has no metrics, epochs or
+// embeddings rows to replace.)
 var upsertRun = func() string {
 	set := make([]string, len(runColumns)-1)
 	for i, c := range runColumns[1:] {
 		set[i] = c + " = excluded." + c
 	}
 	return "INSERT INTO runs (" + strings.Join(runColumns, ", ") + ") VALUES (" + placeholders(len(runColumns)) +
-		") ON CONFLICT (key) DO UPDATE SET " + strings.Join(set, ", ")
+		") ON CONFLICT (key) DO UPDATE SET " + strings.Join(set, ", ") + " RETURNING id"
 }()
 
 func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
@@ -265,11 +272,12 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 		stop, threads = r.Outcome.StopReason, r.Outcome.Threads
 	}
 	h := r.Host
-	_, err := tx.ExecContext(ctx, upsertRun,
+	var id int64
+	err := tx.QueryRowContext(ctx, upsertRun,
 		r.Job.Key, r.Status, r.Error, string(r.Job.JSON), c.Dataset, c.StandsInFor, c.N, c.Dim,
 		c.Lambda, c.Noise, c.NoiseLevel, c.Algorithm, r.Job.Version, job.EvalVersion, int64(c.Seed), c.Rep, c.Backend, stop,
 		threads, r.Start.UTC().Format(time.RFC3339Nano), r.End.UTC().Format(time.RFC3339Nano),
-		h.Name, h.OS, h.CPU, h.Cores, h.GPU, h.GoVersion, h.Commit)
+		h.Name, h.OS, h.CPU, h.Cores, h.GPU, h.GoVersion, h.Commit).Scan(&id)
 	if err != nil || r.Outcome == nil {
 		return err
 	}
@@ -279,30 +287,47 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	name, err := tx.PrepareContext(ctx, "INSERT INTO metric_names (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+	if err != nil {
+		return err
+	}
+	defer name.Close()
+	value, err := tx.PrepareContext(ctx, "INSERT INTO metric_values (run_id, metric_id, value) SELECT ?, id, ? FROM metric_names WHERE name = ?")
+	if err != nil {
+		return err
+	}
+	defer value.Close()
 	for _, k := range names {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO metrics (run_key, name, value) VALUES (?, ?, ?)", r.Job.Key, k, nullable(o.Metrics[k])); err != nil {
+		if _, err := name.ExecContext(ctx, k); err != nil {
+			return err
+		}
+		if _, err := value.ExecContext(ctx, id, nullable(o.Metrics[k]), k); err != nil {
 			return err
 		}
 	}
-	ep, err := tx.PrepareContext(ctx, "INSERT INTO epochs (run_key, epoch, loss, train_error, elapsed_seconds) VALUES (?, ?, ?, ?, ?)")
+	ep, err := tx.PrepareContext(ctx, "INSERT INTO epochs (run_id, epoch, loss, train_error, elapsed_seconds) VALUES (?, ?, ?, ?, ?)")
 	if err != nil {
 		return err
 	}
 	defer ep.Close()
 	for _, e := range storedEpochs(o.Trace) {
-		if _, err := ep.ExecContext(ctx, r.Job.Key, e.Epoch, nullable(e.Loss), nullable(e.TrainError), e.Elapsed.Seconds()); err != nil {
+		if _, err := ep.ExecContext(ctx, id, e.Epoch, nullable(e.Loss), nullable(e.TrainError), e.Elapsed.Seconds()); err != nil {
 			return err
 		}
 	}
 	if o.Embedding != nil {
 		rows, cols := o.Embedding.Dims()
 		if s.MaxEmbedding < 0 || rows*cols <= s.MaxEmbedding {
-			data, labels, err := encodeEmbedding(o.Embedding, o.Labels)
+			kind, enc := kindFull, encodingF32
+			if r.View {
+				kind, enc = kindView, encodingQ16
+			}
+			data, labels, err := encodeEmbedding(o.Embedding, o.Labels, enc)
 			if err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, "INSERT INTO embeddings (run_key, rows, cols, encoding, data, labels) VALUES (?, ?, ?, ?, ?, ?)",
-				r.Job.Key, rows, cols, encodingF32, data, labels); err != nil {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels) VALUES (?, ?, ?, ?, ?, ?, ?)",
+				id, kind, rows, cols, enc, data, labels); err != nil {
 				return err
 			}
 		}

@@ -169,6 +169,40 @@ func TestEmbeddingSizeLimit(t *testing.T) {
 	}
 }
 
+// TestEmbeddingKinds: a run's embedding is stored as the embedding or as
+// the view a report draws (Record.View), and read back as such.
+func TestEmbeddingKinds(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	for i, tc := range []struct {
+		name              string
+		view              bool
+		wantKind, wantEnc string
+		tol               float64 // half a 16-bit step of the 4 items' ranges, 3 and 0.75
+	}{
+		{"the embedding", false, "full", encodingF32, 0},
+		{"its view", true, "view", encodingQ16, 3.0 / 65535 / 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := record(uint64(i), 1, 4)
+			r.View = tc.view
+			if err := s.Put(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Get(ctx, r.Job.Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kind, enc string
+			s.DB().QueryRow("SELECT kind, encoding FROM embeddings JOIN runs ON runs.id = run_id WHERE key = ?", r.Job.Key).Scan(&kind, &enc)
+			if got.View != tc.view || kind != tc.wantKind || enc != tc.wantEnc || !mat.EqualApprox(got.Outcome.Embedding, r.Outcome.Embedding, tc.tol) {
+				t.Errorf("read back view %v, kind %q, encoding %q, embedding %v; want %v, %q, %q, %v",
+					got.View, kind, enc, mat.Formatted(got.Outcome.Embedding), tc.view, tc.wantKind, tc.wantEnc, mat.Formatted(r.Outcome.Embedding))
+			}
+		})
+	}
+}
+
 func TestRejectsBadRecords(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "r.db"))
 	r := record(1, 1, 3)
@@ -288,15 +322,16 @@ func TestKillMidWriteKeepsDatabaseSound(t *testing.T) {
 		t.Errorf("%d runs stored, want at least the %d committed", runs, committed+1)
 	}
 	err = s.DB().QueryRow(`SELECT count(*) FROM runs r WHERE
-		(SELECT count(*) FROM epochs e WHERE e.run_key = r.key) != ` + strconv.Itoa(childEpochs) + ` OR
-		(SELECT count(*) FROM metrics m WHERE m.run_key = r.key) != 3 OR
-		NOT EXISTS (SELECT 1 FROM embeddings b WHERE b.run_key = r.key)`).Scan(&partial)
+		(SELECT count(*) FROM epochs e WHERE e.run_id = r.id) != ` + strconv.Itoa(childEpochs) + ` OR
+		(SELECT count(*) FROM metrics m WHERE m.run_id = r.id) != 3 OR
+		NOT EXISTS (SELECT 1 FROM embeddings b WHERE b.run_id = r.id)`).Scan(&partial)
 	if err != nil || partial != 0 {
 		t.Errorf("%d partial runs (err %v)", partial, err)
 	}
 	var orphans int
-	s.DB().QueryRow(`SELECT (SELECT count(*) FROM epochs WHERE run_key NOT IN (SELECT key FROM runs)) +
-		(SELECT count(*) FROM metrics WHERE run_key NOT IN (SELECT key FROM runs))`).Scan(&orphans)
+	s.DB().QueryRow(`SELECT (SELECT count(*) FROM epochs WHERE run_id NOT IN (SELECT id FROM runs)) +
+		(SELECT count(*) FROM metric_values WHERE run_id NOT IN (SELECT id FROM runs)) +
+		(SELECT count(*) FROM embeddings WHERE run_id NOT IN (SELECT id FROM runs))`).Scan(&orphans)
 	if orphans != 0 {
 		t.Errorf("%d orphan rows", orphans)
 	}
@@ -355,6 +390,8 @@ func TestOpenReadOnly(t *testing.T) {
 
 	v1 := filepath.Join(dir, "v1.db")
 	v1Database(t, v1, []uint64{1}, nil)
+	v2 := filepath.Join(dir, "v2.db")
+	v2Database(t, v2)
 	empty := filepath.Join(dir, "empty.db")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -366,6 +403,7 @@ func TestOpenReadOnly(t *testing.T) {
 		{"folder", dir, "is not a database file"},
 		{"empty file", empty, "empty.db is not a results database"},
 		{"schema version 1", v1, "v1.db has schema version 1"},
+		{"schema version 2", v2, "v2.db has schema version 2, this program reads version 3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
