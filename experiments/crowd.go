@@ -84,8 +84,13 @@ in six (16.2%%) goes against its query's majority.`, folds))
 			ds = append(ds, d)
 		}
 		for _, d := range ds {
-			// The d = 2 embeddings are kept for the map (Repeat keeps the first seed's).
-			runs = append(runs, exp.Run{Dataset: dataset, Algorithm: a, Params: params(a), Dim: d, MaxEpochs: epochs, Seed: 1, KeepEmbedding: d == 2})
+			// The d = 2 embeddings are kept whole for the map, which names
+			// every item (Repeat keeps the first seed's).
+			keep := exp.KeepNone
+			if d == 2 {
+				keep = exp.KeepFull
+			}
+			runs = append(runs, exp.Run{Dataset: dataset, Algorithm: a, Params: params(a), Dim: d, MaxEpochs: epochs, Seed: 1, KeepEmbedding: keep})
 		}
 		peerRuns = append(peerRuns, exp.Run{Dataset: dataset, Algorithm: a, Params: params(a), Dim: 2, MaxEpochs: epochs, Seed: 1})
 	}

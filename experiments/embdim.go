@@ -49,9 +49,13 @@ does not state its dimension; it must be at least the largest embedding dimensio
 			if a == "oenn" {
 				epochs = exp.Pick(5, 50, 0)
 			}
+			keep := exp.KeepView
+			if d.name == "uniform" {
+				keep = exp.KeepNone
+			}
 			for _, dim := range dims {
 				runs = append(runs, exp.Run{Dataset: d.name, StandIn: d.standIn, N: d.n, DataDim: d.dataDim, Dim: int(dim),
-					Lambda: 2, Algorithm: a, MaxEpochs: epochs, Seed: 1, KeepEmbedding: d.name != "uniform"})
+					Lambda: 2, Algorithm: a, MaxEpochs: epochs, Seed: 1, KeepEmbedding: keep})
 			}
 		}
 	}

@@ -51,9 +51,13 @@ methods; FORTE is the only competitive Gram-matrix method, and slow; LOE and LLO
 			if a == "oenn" {
 				epochs = exp.Pick(5, 30, 0) // an OENN epoch costs about twenty of SOE's
 			}
+			keep := exp.KeepNone
+			if a == "soe" && (d.name == "uniform" || d.name == "char") {
+				keep = exp.KeepView
+			}
 			runs = append(runs, exp.Run{
 				Dataset: d.name, StandIn: d.standIn, N: d.n, Dim: d.dim, Lambda: 2, Algorithm: a,
-				MaxEpochs: epochs, Seed: 1, KeepEmbedding: a == "soe" && (d.name == "uniform" || d.name == "char"),
+				MaxEpochs: epochs, Seed: 1, KeepEmbedding: keep,
 			})
 		}
 	}

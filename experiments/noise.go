@@ -67,10 +67,14 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 			if a == "oenn" {
 				epochs = exp.Pick(5, 50, 0)
 			}
+			// The 2D sets' embeddings are drawn, by noise level.
+			keep := exp.KeepNone
+			if s.dim == 2 {
+				keep = exp.KeepView
+			}
 			for _, level := range s.levels {
-				// The 2D sets' embeddings are drawn, by noise level.
 				r := exp.Run{Dataset: s.name, StandIn: s.standIn, N: s.n, Dim: s.dim, Lambda: 2,
-					Algorithm: a, MaxEpochs: epochs, Seed: 1, KeepEmbedding: s.dim == 2}
+					Algorithm: a, MaxEpochs: epochs, Seed: 1, KeepEmbedding: keep}
 				if level > 0 {
 					r.Noise, r.NoiseLevel = s.noise, level
 				}

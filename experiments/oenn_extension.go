@@ -42,7 +42,7 @@ data.`)
 	var results exp.Results
 	for _, s := range sources {
 		run := exp.Run{Dataset: s.name, StandIn: s.standIn, N: s.n, Dim: s.dim, Lambda: 2, Algorithm: "oenn",
-			MaxEpochs: exp.Pick(10, 100, 0), Seed: 1, KeepEmbedding: true}
+			MaxEpochs: exp.Pick(10, 100, 0), Seed: 1, KeepEmbedding: exp.KeepView}
 		results = append(results, e.Extension([]exp.Run{run}, s.fraction, newTriplets)...)
 	}
 	if exp.CurrentProfile() != exp.Paper {

@@ -69,7 +69,7 @@ reconstructs.`)
 		for _, a := range algorithms {
 			for _, l := range lambdas {
 				runs = append(runs, exp.Run{Dataset: d.name, StandIn: d.standIn, N: d.n, Dim: d.dim, Lambda: l,
-					Algorithm: a, MaxEpochs: exp.Pick(30, 200, 0), Seed: 1, KeepEmbedding: true})
+					Algorithm: a, MaxEpochs: exp.Pick(30, 200, 0), Seed: 1, KeepEmbedding: exp.KeepView})
 			}
 		}
 	}

@@ -188,26 +188,19 @@ func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
 	}
 	defer st.Close()
 	var runs []execute.Pending
-	seen := map[string]bool{}
 	opt.declareOnly = true
-	opt.Defer = func(p []execute.Pending) {
-		for _, r := range p {
-			if !seen[r.Job.Key] {
-				seen[r.Job.Key] = true
-				runs = append(runs, r)
-			}
-		}
-	}
+	opt.Defer = func(p []execute.Pending) { runs = append(runs, p...) }
 	if _, err := run(ctx, opt, st, nil); err != nil {
 		return nil, err
 	}
-	return runs, nil
+	return execute.Unique(runs), nil
 }
 
 // Prune brings the database at path to what Run stores now (store.Prune):
-// it deletes the embeddings that no script declares with KeepEmbedding in
-// its recorded executions, re-encodes the others as float32, deletes the
-// trace epochs between the stopping rule's checks, and compacts the file.
+// it deletes the embeddings and views that no script declares with
+// KeepEmbedding in its recorded executions, re-encodes the others as
+// float32, deletes the trace epochs between the stopping rule's checks, and
+// compacts the file.
 // The scripts' runs and metrics are untouched. A declaration that cannot
 // be read (none recorded: schema version 1) keeps the embedding.
 func Prune(ctx context.Context, path string) (store.Pruned, error) {
@@ -219,7 +212,7 @@ func Prune(ctx context.Context, path string) (store.Pruned, error) {
 	return st.Prune(ctx, func(declared []string) bool {
 		for _, d := range declared {
 			var r exp.Run
-			if d == "" || json.Unmarshal([]byte(d), &r) != nil || r.KeepEmbedding {
+			if d == "" || json.Unmarshal([]byte(d), &r) != nil || r.KeepEmbedding != exp.KeepNone {
 				return true
 			}
 		}

@@ -152,8 +152,9 @@ type runJSON struct {
 	Algorithm   string  `json:"algorithm"`
 	Backend     string  `json:"backend"`
 	CostSeconds float64 `json:"cost_seconds"`
-	// KeepEmbedding: a script declares the run with its embedding kept.
-	KeepEmbedding bool `json:"keep_embedding,omitempty"`
+	// KeepEmbedding: what a script declares the run keeps of its
+	// embedding, "view" or "full" (runner/exp's Run.KeepEmbedding).
+	KeepEmbedding execute.Keep `json:"keep_embedding,omitempty"`
 }
 
 type shardJSON struct {
@@ -168,7 +169,7 @@ func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]exec
 	for _, r := range p.Runs {
 		c := r.Job.Config
 		out.Runs = append(out.Runs, runJSON{Key: r.Job.Key, Experiment: r.Experiment, Dataset: c.Dataset, StandsInFor: c.StandsInFor,
-			N: plan.Items(c), Dim: c.Dim, Algorithm: c.Algorithm, Backend: c.Backend, CostSeconds: r.Cost.Seconds(), KeepEmbedding: r.KeepEmbedding})
+			N: plan.Items(c), Dim: c.Dim, Algorithm: c.Algorithm, Backend: c.Backend, CostSeconds: r.Cost.Seconds(), KeepEmbedding: r.Keep})
 	}
 	for i, sh := range split {
 		out.Shards = append(out.Shards, shardJSON{Shard: plan.Shard{I: i, N: len(split)}.String(), Runs: len(sh), CostSeconds: plan.Total(sh).Seconds()})

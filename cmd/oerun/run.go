@@ -45,7 +45,7 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.IntVar(&f.opt.Jobs, "jobs", 0, "runs executed at once (0: one per CPU)")
 		fs.IntVar(&f.opt.Threads, "threads", 0, "threads per run (0: the CPUs shared among the jobs)")
 		fs.BoolVar(&f.opt.RetryFailed, "retry-failed", false, "execute runs recorded as failed again")
-		fs.IntVar(&f.opt.MaxEmbedding, "max-embedding", 0, "store embeddings of at most this many values (0: 200000, -1: none)")
+		fs.IntVar(&f.opt.MaxEmbedding, "max-embedding", 0, "store the embeddings and views (KeepEmbedding) of at most this many values (0: 200000, -1: none)")
 		fs.StringVar(&f.shard, "shard", "", "execute only shard `I/N` (from 0) of the runs missing from --base, into --db (a Slurm array task's)")
 		fs.StringVar(&f.base, "base", runner.DefaultDB, "with --shard: the database whose missing runs are split (read only)")
 		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first until this `duration` is spent, then write the reports (0: execute none)")

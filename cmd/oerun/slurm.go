@@ -56,7 +56,7 @@ func slurmCommand(args []string) error {
 	fs.IntVar(&j.jobs, "jobs", 1, "runs a task executes at once")
 	fs.IntVar(&j.threads, "threads", 0, "threads per run (0: --cpus-per-task ÷ --jobs)")
 	fs.BoolVar(&j.retryFailed, "retry-failed", false, "execute runs recorded as failed again")
-	fs.IntVar(&j.maxEmbedding, "max-embedding", 0, "store embeddings of at most this many values (0: 200000, -1: none)")
+	fs.IntVar(&j.maxEmbedding, "max-embedding", 0, "store the embeddings and views (KeepEmbedding) of at most this many values (0: 200000, -1: none)")
 	fs.StringVar(&j.oerun, "oerun", "", "the oerun binary the jobs run (default: this one)")
 	submit := fs.Bool("submit", false, "submit the array and the merge job with sbatch")
 	array := fs.String("array", "", "with --submit: submit only these tasks, e.g. 3,7 or 0-4 (to run failed tasks again)")

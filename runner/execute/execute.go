@@ -58,11 +58,14 @@ type Pending struct {
 	// Cost is the run's estimated duration (0: unknown); ExecutePending
 	// does not start a run that would not finish before ctx's deadline.
 	Cost time.Duration
-	// KeepEmbedding stores the run's embedding and labels with it (up to
-	// the store's MaxEmbedding); otherwise they are dropped once measured.
-	// A script declares the runs whose embedding its report draws
-	// (runner/exp's Run.KeepEmbedding).
-	KeepEmbedding bool
+	// Keep says what is stored of the run's embedding and labels (up to the
+	// store's MaxEmbedding): nothing (they are dropped once measured), the
+	// view View computes of them, or all of them. A script declares the
+	// runs whose embedding its report draws (runner/exp's
+	// Run.KeepEmbedding). A view that cannot be computed keeps the
+	// embedding itself, so that the report says why it draws none.
+	Keep Keep
+	View ViewFunc
 }
 
 // Summary counts what Execute did.
@@ -127,6 +130,9 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 	for _, r := range runs {
 		if r.Eval == nil {
 			return Summary{}, fmt.Errorf("execute: run %.12s has no evaluation function", r.Job.Key)
+		}
+		if r.Keep == KeepView && r.View == nil {
+			return Summary{}, fmt.Errorf("execute: run %.12s keeps its view but has no view function", r.Job.Key)
 		}
 	}
 	todo, sum, err := x.missing(ctx, runs)
@@ -194,22 +200,35 @@ feed:
 	return sum, ctx.Err()
 }
 
+// Unique returns runs with each key once, in the order of first appearance;
+// a key given more than once keeps what its declarations keep (the widest
+// Keep, with a View from any of them).
+func Unique(runs []Pending) []Pending {
+	var out []Pending
+	at := map[string]int{}
+	for _, r := range runs {
+		i, ok := at[r.Job.Key]
+		if !ok {
+			at[r.Job.Key] = len(out)
+			out = append(out, r)
+			continue
+		}
+		out[i].Keep = out[i].Keep.wider(r.Keep)
+		if out[i].View == nil {
+			out[i].View = r.View
+		}
+	}
+	return out
+}
+
 // missing returns the runs to execute, each key once, in order, and counts
 // the others as cached.
 func (x *Executor) missing(ctx context.Context, runs []Pending) ([]Pending, Summary, error) {
 	var sum Summary
-	var unique []Pending
-	keys := make([]string, 0, len(runs))
-	at := map[string]int{}
-	for _, r := range runs {
-		if i, ok := at[r.Job.Key]; ok {
-			// One declaration that keeps the embedding keeps it.
-			unique[i].KeepEmbedding = unique[i].KeepEmbedding || r.KeepEmbedding
-			continue
-		}
-		at[r.Job.Key] = len(unique)
-		unique = append(unique, r)
-		keys = append(keys, r.Job.Key)
+	unique := Unique(runs)
+	keys := make([]string, len(unique))
+	for i, r := range unique {
+		keys[i] = r.Job.Key
 	}
 	status, err := x.Store.Statuses(ctx, keys)
 	if err != nil {
@@ -255,8 +274,15 @@ func (x *Executor) runOne(ctx context.Context, p Pending, threads int) (rec stor
 		rec.Status, rec.Error = store.Failed, err.Error()
 		return rec, true
 	}
-	if !p.KeepEmbedding {
+	switch p.Keep {
+	case KeepNone:
 		out.Embedding, out.Labels = nil, nil
+	case KeepView:
+		if out.Embedding != nil {
+			if v, labels, err := p.View(out.Embedding, out.Labels, threads); err == nil {
+				out.Embedding, out.Labels, rec.View = v, labels, true
+			}
+		}
 	}
 	rec.Status, rec.Outcome = store.OK, out
 	return rec, true

@@ -3,6 +3,7 @@ package execute
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -37,7 +38,7 @@ func jobs(n int) []Pending {
 		if err != nil {
 			panic(err)
 		}
-		out[i] = Pending{Job: c, KeepEmbedding: true}
+		out[i] = Pending{Job: c, Keep: KeepFull}
 	}
 	return out
 }
@@ -390,7 +391,7 @@ func TestExecutePendingStopsAtTheDeadline(t *testing.T) {
 	costs := []time.Duration{time.Millisecond, 2 * time.Millisecond, time.Hour, time.Hour}
 	var runs []Pending
 	for i, seed := range []int{0, 4, 5, 6} {
-		runs = append(runs, Pending{Job: js[seed].Job, Eval: fakeEval(20*time.Millisecond, &calls, nil), Cost: costs[i], KeepEmbedding: true})
+		runs = append(runs, Pending{Job: js[seed].Job, Eval: fakeEval(20*time.Millisecond, &calls, nil), Cost: costs[i], Keep: KeepFull})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -415,22 +416,32 @@ func TestExecutePendingStopsAtTheDeadline(t *testing.T) {
 }
 
 // TestKeepEmbedding: a run's embedding is stored only when a declaration of
-// it keeps it; of two declarations of one key, either one keeping it does.
+// it keeps it, as its view or whole; of two declarations of one key, the one
+// that keeps more decides. A view that fails keeps the embedding itself.
 func TestKeepEmbedding(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
 	var calls atomic.Int64
-	js := jobs(6)
-	tests := []struct {
-		name string
-		runs []Pending
-		want bool
-	}{
-		{"kept", []Pending{js[0]}, true},
-		{"not kept", []Pending{{Job: js[4].Job}}, false},
-		{"kept by the second declaration", []Pending{{Job: js[5].Job}, js[5]}, true},
+	js := jobs(8)
+	// firstRow is a view of the first item alone, labelled 7.
+	firstRow := func(x *mat.Dense, labels []int, threads int) (*mat.Dense, []int, error) {
+		return mat.DenseCopyOf(x.Slice(0, 1, 0, 2)), []int{7}, nil
 	}
-	x := &Executor{Store: s, Jobs: 1, Eval: fakeEval(0, &calls, nil)}
+	fails := func(*mat.Dense, []int, int) (*mat.Dense, []int, error) { return nil, nil, errors.New("no view") }
+	tests := []struct {
+		name     string
+		runs     []Pending
+		wantRows int // 0: no embedding stored
+		wantView bool
+	}{
+		{"kept whole", []Pending{js[0]}, 10, false},
+		{"not kept", []Pending{{Job: js[4].Job}}, 0, false},
+		{"kept by the second declaration", []Pending{{Job: js[5].Job}, js[5]}, 10, false},
+		{"its view", []Pending{{Job: js[6].Job, Keep: KeepView, View: firstRow}}, 1, true},
+		{"a view and the whole: the whole", []Pending{{Job: js[7].Job, Keep: KeepView, View: firstRow}, {Job: js[7].Job, Keep: KeepFull}}, 10, false},
+		{"a view that fails: the whole", []Pending{{Job: js[3].Job, Keep: KeepView, View: fails}}, 10, false},
+	}
+	x := &Executor{Store: s, Jobs: 1, Eval: fakeEval(0, &calls, new(atomic.Bool))}
 	for _, tc := range tests {
 		if _, err := x.Execute(ctx, tc.runs); err != nil {
 			t.Fatal(err)
@@ -439,11 +450,43 @@ func TestKeepEmbedding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := rec.Outcome.Embedding != nil; got != tc.want {
-			t.Errorf("%s: embedding stored %v, want %v", tc.name, got, tc.want)
+		rows := 0
+		if e := rec.Outcome.Embedding; e != nil {
+			rows, _ = e.Dims()
+		}
+		if rows != tc.wantRows || rec.View != tc.wantView || (tc.wantView && rec.Outcome.Labels[0] != 7) {
+			t.Errorf("%s: %d rows stored, view %v, labels %v; want %d, %v", tc.name, rows, rec.View, rec.Outcome.Labels, tc.wantRows, tc.wantView)
 		}
 		if len(rec.Outcome.Trace) != 50 {
 			t.Errorf("%s: %d epochs stored, want the 50 with a train error", tc.name, len(rec.Outcome.Trace))
+		}
+	}
+	if _, err := x.Execute(ctx, []Pending{{Job: jobs(9)[8].Job, Keep: KeepView}}); err == nil || !strings.Contains(err.Error(), "no view function") {
+		t.Errorf("a view without a view function: %v", err)
+	}
+}
+
+// Declarations stored before views said whether to keep the embedding with
+// a boolean: true reads as KeepFull. Unknown spellings are refused.
+func TestKeepJSON(t *testing.T) {
+	tests := []struct {
+		json    string
+		want    Keep
+		wantErr bool
+	}{
+		{`true`, KeepFull, false},
+		{`false`, KeepNone, false},
+		{`"view"`, KeepView, false},
+		{`"full"`, KeepFull, false},
+		{`""`, KeepNone, false},
+		{`"pca"`, KeepNone, true},
+		{`1`, KeepNone, true},
+	}
+	for _, tc := range tests {
+		var k Keep
+		err := json.Unmarshal([]byte(tc.json), &k)
+		if (err != nil) != tc.wantErr || k != tc.want {
+			t.Errorf("%s: %q, %v; want %q, error %v", tc.json, k, err, tc.want, tc.wantErr)
 		}
 	}
 }

@@ -88,7 +88,7 @@ func (e *Experiment) comparisons(runs []Run, protocols []evaluate.Comparisons, w
 				panic(err)
 			}
 			todo = append(todo, declared{r, r.Dataset, c})
-			runsToDo = append(runsToDo, execute.Pending{Job: c, Eval: p.Run, KeepEmbedding: r.KeepEmbedding})
+			runsToDo = append(runsToDo, execute.Pending{Job: c, Eval: p.Run, Keep: r.KeepEmbedding, View: e.viewer()})
 		}
 	}
 	if !e.s.ReportOnly {

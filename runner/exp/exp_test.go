@@ -129,18 +129,18 @@ func TestReadTSV(t *testing.T) {
 	e.ReadTSV("bad.tsv")
 }
 
-// Repeat numbers the copies; the first alone keeps its embedding for the
-// figure that draws it.
+// Repeat numbers the copies; the first alone keeps the view of its
+// embedding for the figure that draws it.
 func ExampleRepeat() {
-	runs := Repeat([]Run{{Dataset: "char", Algorithm: "soe", Dim: 30, KeepEmbedding: true}, {Dataset: "char", Algorithm: "ste", Dim: 30}}, 2)
+	runs := Repeat([]Run{{Dataset: "char", Algorithm: "soe", Dim: 30, KeepEmbedding: KeepView}, {Dataset: "char", Algorithm: "ste", Dim: 30}}, 2)
 	for _, r := range runs {
-		fmt.Printf("%s rep %d, keeps its embedding: %v\n", r.Algorithm, r.Rep, r.KeepEmbedding)
+		fmt.Printf("%s rep %d keeps of its embedding: %v\n", r.Algorithm, r.Rep, r.KeepEmbedding)
 	}
 	// Output:
-	// soe rep 0, keeps its embedding: true
-	// soe rep 1, keeps its embedding: false
-	// ste rep 0, keeps its embedding: false
-	// ste rep 1, keeps its embedding: false
+	// soe rep 0 keeps of its embedding: view
+	// soe rep 1 keeps of its embedding: none
+	// ste rep 0 keeps of its embedding: none
+	// ste rep 1 keeps of its embedding: none
 }
 
 func TestLabels(t *testing.T) {

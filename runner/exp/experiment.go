@@ -114,7 +114,7 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 				res.Status, res.Error = rec.Status, rec.Error
 				if o := rec.Outcome; o != nil {
 					res.Metrics, res.StopReason, res.Trace = o.Metrics, o.StopReason, o.Trace
-					res.embedding, res.labels = o.Embedding, o.Labels
+					res.embedding, res.labels, res.view = o.Embedding, o.Labels, rec.View
 				}
 				e.observe(rec)
 			}
@@ -192,7 +192,7 @@ func (e *Experiment) Run(runs []Run) Results {
 	}
 	ctx := context.Background()
 	if !e.s.ReportOnly {
-		sum, err := e.s.Exec.Execute(ctx, pending(todo))
+		sum, err := e.s.Exec.Execute(ctx, e.pending(todo))
 		e.count(sum)
 		if err != nil {
 			panic(fmt.Errorf("exp: executing runs: %w", err))
@@ -201,12 +201,13 @@ func (e *Experiment) Run(runs []Run) Results {
 	return e.collect(ctx, todo, "runs")
 }
 
-// pending returns the runs to execute, each keeping its embedding as
-// declared.
-func pending(todo []declared) []execute.Pending {
+// pending returns the runs to execute, each keeping its embedding or view
+// as declared.
+func (e *Experiment) pending(todo []declared) []execute.Pending {
 	out := make([]execute.Pending, len(todo))
+	v := e.viewer()
 	for i, d := range todo {
-		out[i] = execute.Pending{Job: d.job, KeepEmbedding: d.run.KeepEmbedding}
+		out[i] = execute.Pending{Job: d.job, Keep: d.run.KeepEmbedding, View: v}
 	}
 	return out
 }

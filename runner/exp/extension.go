@@ -67,7 +67,7 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 	if !e.s.ReportOnly {
 		x := *e.s.Exec
 		x.Eval = protocol.Run
-		sum, err := x.Execute(ctx, pending(todo))
+		sum, err := x.Execute(ctx, e.pending(todo))
 		e.count(sum)
 		if err != nil {
 			panic(fmt.Errorf("exp: executing out-of-sample runs: %w", err))

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/plot"
 	"github.com/oe-lab/oe/runner/report"
 )
@@ -176,9 +175,9 @@ func (e *Experiment) HeatMap(p HeatMap) {
 	e.figure(p.Title, p.Caption, report.Figure{Plot: pl}, err)
 }
 
-// Scatter adds a scatter plot of a run's embedding, coloured by label. An
-// embedding of more than two dimensions is shown on its first two principal
-// components. A run whose embedding was not stored (not declared with
+// Scatter adds a scatter plot of the view of a run's embedding (see view:
+// t-SNE coordinates when it has more than two dimensions), coloured by
+// label. A run whose embedding or view was not stored (not declared with
 // KeepEmbedding, too large, or not OK) gets a note instead.
 func (e *Experiment) Scatter(title string, r Result) {
 	if e.s.DeclareOnly {
@@ -189,19 +188,22 @@ func (e *Experiment) Scatter(title string, r Result) {
 			title, r.Field("dataset"), r.Run.Algorithm))
 		return
 	}
-	pts, caption := r.embedding, fmt.Sprintf("%s embedding of %s (n = %d, d = %d)", r.Run.Algorithm, r.Field("dataset"), r.embedding.RawMatrix().Rows, r.Run.Dim)
-	if _, d := pts.Dims(); d > 2 {
-		var err error
-		if pts, err = datasets.ProjectPCA(pts, 2); err != nil {
-			e.Note(fmt.Sprintf("No scatter plot %q: %v.", title, err))
-			return
-		}
-		caption += ", first two principal components"
+	pts, labels, err := e.drawn(r)
+	if err != nil {
+		e.Note(fmt.Sprintf("No scatter plot %q: t-SNE failed: %v.", title, err))
+		return
 	}
-	if r.labels != nil {
+	caption := fmt.Sprintf("%s embedding of %s (n = %s, d = %d)", r.Run.Algorithm, r.Field("dataset"), r.Field("n"), r.Run.Dim)
+	if r.Run.Dim > 2 {
+		caption += ", " + viewName(r.Run.Dim)
+	}
+	if n, _ := pts.Dims(); n < int(r.Metrics[Items]) {
+		caption += fmt.Sprintf(", %d of its items spread evenly", n)
+	}
+	if labels != nil {
 		caption += ", coloured by class"
 	}
-	pl, err := plot.Scatter(plot.Axes{Title: title}, pts, r.labels)
+	pl, err := plot.Scatter(plot.Axes{Title: title}, pts, labels)
 	if err == nil {
 		pl.X.Label.Text, pl.Y.Label.Text = "", ""
 	}

@@ -69,8 +69,11 @@ type Result struct {
 	// Trace is the per-epoch trace of the fit.
 	Trace []embed.Epoch
 
+	// embedding is the stored embedding, or its view when view is set
+	// (KeepView), and labels the classes of its rows.
 	embedding *mat.Dense
 	labels    []int
+	view      bool
 }
 
 // Value returns a metric of an OK run, NaN otherwise. An unknown metric name

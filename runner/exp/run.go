@@ -8,6 +8,7 @@ import (
 	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
+	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/job"
 )
 
@@ -23,6 +24,17 @@ const (
 	NoNoise   = triplets.NoNoise   // every triplet as the data says
 	Bernoulli = triplets.Bernoulli // flip each triplet with probability NoiseLevel
 	Gaussian  = triplets.Gaussian  // add N(0, NoiseLevel²) to both distances
+)
+
+// Keep says what the results database keeps of a run's embedding
+// (Run.KeepEmbedding).
+type Keep = execute.Keep
+
+// What a run keeps of its embedding, for Run.KeepEmbedding.
+const (
+	KeepNone = execute.KeepNone // its metrics and trace only
+	KeepView = execute.KeepView // the 2-D view its figures draw
+	KeepFull = execute.KeepFull // the whole embedding, for a later computation
 )
 
 // Run declares one run. Zero fields take the paper's defaults where noted.
@@ -65,14 +77,19 @@ type Run struct {
 	Rep  int    `json:"rep,omitempty"`
 	// Backend is "cpu" (default) or "gpu".
 	Backend string `json:"backend,omitempty"`
-	// KeepEmbedding stores the run's embedding with its results, for a
-	// figure that draws it (Scatter, EmbeddingGrid, TSNE, ExtensionViews),
-	// as float32 and up to oerun's --max-embedding values; without it the
-	// store keeps the metrics and the train error at the stopping rule's
-	// checks only. It is no part of the run's config: the cache key is the
-	// same either way, and a run stored without its embedding is not
-	// executed again for one.
-	KeepEmbedding bool `json:"keep_embedding,omitempty"`
+	// KeepEmbedding says what the store keeps of the run's embedding
+	// besides its metrics and the train error at the stopping rule's checks:
+	// nothing (KeepNone); the 2-D view that the figures drawing it
+	// (EmbeddingGrid, TSNE, Scatter, ExtensionViews) show, computed once
+	// when the run is stored (KeepView: at most 3,000 of the items, the
+	// embedding itself when d ≤ 2, else its t-SNE view); or the whole
+	// embedding, for a computation that needs it later (KeepFull). Either
+	// is stored up to oerun's --max-embedding values (runner/store says how
+	// it is encoded). It is no part of the run's config: the cache key is
+	// the same either way, and a run stored without its embedding is not
+	// executed again for one. Declarations stored before views, as true,
+	// read as KeepFull.
+	KeepEmbedding Keep `json:"keep_embedding,omitempty"`
 }
 
 // declaration is the run as the store keeps it (see Run).
@@ -85,8 +102,8 @@ func (r Run) declaration() string {
 }
 
 // Repeat returns reps copies of every run, with Rep = 0 … reps-1. Only the
-// first copy of a run keeps its embedding (KeepEmbedding): a figure draws
-// one repetition, the first.
+// first copy of a run keeps its embedding or view (KeepEmbedding): a figure
+// draws one repetition, the first.
 func Repeat(runs []Run, reps int) []Run {
 	if reps < 1 {
 		panic(fmt.Sprintf("exp: Repeat with %d repetitions", reps))
@@ -96,7 +113,7 @@ func Repeat(runs []Run, reps int) []Run {
 		for i := 0; i < reps; i++ {
 			r.Rep = i
 			out = append(out, r)
-			r.KeepEmbedding = false
+			r.KeepEmbedding = KeepNone
 		}
 	}
 	return out

@@ -12,21 +12,100 @@ import (
 	"github.com/oe-lab/oe/lib/plot"
 	"github.com/oe-lab/oe/lib/tsne"
 	"github.com/oe-lab/oe/runner/evaluate"
+	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/report"
 )
 
-// maxViewPoints caps the points of one embedding panel: t-SNE of a
+// maxViewPoints caps the points of an embedding's view: t-SNE of a
 // paper-sized embedding (60,000 items) would take longer than the runs, and a
 // panel an inch wide shows no more.
 const maxViewPoints = 3000
 
+// view returns the 2-D view of the embedding x that the figures draw, and
+// the labels of its points (nil without labels): at most maxViewPoints of
+// its items (viewRows), as they are when d ≤ 2 (a 1-D embedding with a zero
+// second coordinate) and on t-SNE coordinates otherwise (perplexity 30, as
+// the paper's views, lowered for embeddings too small for it, with the given
+// number of iterations). The result depends on x alone, not on threads.
+func view(x *mat.Dense, labels []int, iterations, threads int) (*mat.Dense, []int, error) {
+	n, d := x.Dims()
+	if rows := viewRows(n); len(rows) < n {
+		sub := mat.NewDense(len(rows), d, nil)
+		var lab []int
+		if labels != nil {
+			lab = make([]int, len(rows))
+		}
+		for i, src := range rows {
+			sub.SetRow(i, x.RawRowView(src))
+			if labels != nil {
+				lab[i] = labels[src]
+			}
+		}
+		x, labels = sub, lab
+	}
+	n, _ = x.Dims()
+	switch {
+	case d == 2:
+		return x, labels, nil
+	case d == 1:
+		y := mat.NewDense(n, 2, nil)
+		y.Slice(0, n, 0, 1).(*mat.Dense).Copy(x)
+		return y, labels, nil
+	}
+	perp := math.Min(tsne.DefaultPerplexity, math.Floor(float64(n-1)/3)-1)
+	y, err := tsne.Embed(x, tsne.Options{Perplexity: math.Max(perp, 1), Iterations: iterations, Seed: 1, Threads: threads})
+	return y, labels, err
+}
+
+// viewRows returns the rows of an n-item embedding that its view keeps, in
+// order: all of them up to maxViewPoints, else maxViewPoints spread evenly.
+func viewRows(n int) []int {
+	k := min(n, maxViewPoints)
+	rows := make([]int, k)
+	for i := range rows {
+		rows[i] = i * n / k
+	}
+	return rows
+}
+
+// tsneIterations are the t-SNE iterations of a view at profile p: the
+// paper's settings at the paper profile, fewer below it to keep runs and
+// reports quick.
+func tsneIterations(p Profile) int {
+	if p != Paper {
+		return 500
+	}
+	return tsne.DefaultIterations
+}
+
+// profile is the profile the experiment runs at.
+func (e *Experiment) profile() Profile { return Profile(e.s.Profile) }
+
+// viewer returns the view of the experiment's runs, for the executor to
+// store (KeepView).
+func (e *Experiment) viewer() execute.ViewFunc {
+	iterations := tsneIterations(e.profile())
+	return func(x *mat.Dense, labels []int, threads int) (*mat.Dense, []int, error) {
+		return view(x, labels, iterations, threads)
+	}
+}
+
+// drawn returns the points a figure draws of r, and their labels: its stored
+// view, or the view of its stored embedding.
+func (e *Experiment) drawn(r Result) (*mat.Dense, []int, error) {
+	if r.view {
+		return r.embedding, r.labels, nil
+	}
+	return view(r.embedding, r.labels, tsneIterations(e.profile()), runtime.GOMAXPROCS(0))
+}
+
 // EmbeddingGrid adds one figure with a panel per (row, column) cell, e.g.
 // rows "algorithm" and columns "lambda" as in the paper's embedding figures:
-// each panel shows the embedding of the cell's first OK run, coloured by
-// class. Embeddings of more than two dimensions are shown as t-SNE views
-// (perplexity 30, as the paper's), two-dimensional ones as they are. A cell
-// without an OK run, or whose embedding was not stored, is left blank with
-// the reason.
+// each panel shows the view of the embedding of the cell's first OK run,
+// coloured by class: t-SNE views (perplexity 30, as the paper's) for
+// embeddings of more than two dimensions, two-dimensional ones as they are
+// (see view). A cell without an OK run, or whose embedding or view was not
+// stored, is left blank with the reason.
 func (e *Experiment) EmbeddingGrid(title string, rs Results, rows, cols, caption string) {
 	if e.s.DeclareOnly {
 		return // no report is written: no t-SNE views either
@@ -45,12 +124,12 @@ func (e *Experiment) EmbeddingGrid(title string, rs Results, rows, cols, caption
 	for r, rv := range rowVals {
 		for c, cv := range colVals {
 			cell := rs.Where(rows, rv).Where(cols, cv)
-			pts, labels, why := e.view(cell)
+			pts, labels, why := e.cellView(cell)
 			if why != "" {
 				g.Note(r, c, why)
 				continue
 			}
-			if _, d := cell.firstOK().embedding.Dims(); d > 2 {
+			if cell.firstOK().Run.Dim > 2 {
 				tsneUsed = true
 			}
 			if err := g.Scatter(r, c, pts, labels, plot.Bounds(pts)); err != nil {
@@ -72,8 +151,8 @@ func (e *Experiment) EmbeddingGrid(title string, rs Results, rows, cols, caption
 // Original adds a panel of the data that run r embedded: the ground truth
 // its triplets came from (its dataset, or the stand-in it used, at its
 // number of items, subsample and PCA; runner/evaluate's DataOptions).
-// Two-dimensional data is drawn as it is, other data as a t-SNE view
-// (perplexity 30), coloured by class: the paper's "original" figures (the
+// It is drawn as an embedding is (see view: two-dimensional data as it is,
+// other data as a t-SNE view, perplexity 30), coloured by class: the paper's "original" figures (the
 // 2D sets beside their embeddings, the t-SNE view of USPS in Figure 7). It
 // loads the data, also under `oerun report`; data that cannot be loaded
 // here gets a note instead.
@@ -92,7 +171,7 @@ func (e *Experiment) Original(title string, r Result) {
 		return
 	}
 	n, d := ds.X.Dims()
-	pts, labels, err := viewOf(ds.X, ds.Labels)
+	pts, labels, err := view(ds.X, ds.Labels, tsneIterations(e.profile()), runtime.GOMAXPROCS(0))
 	if err != nil {
 		e.Note(fmt.Sprintf("No figure %q: t-SNE failed: %v.", title, err))
 		return
@@ -112,17 +191,18 @@ func (e *Experiment) Original(title string, r Result) {
 	e.figure(title, caption+".", report.Figure{Plot: pl, Width: 4, Height: 4}, nil)
 }
 
-// TSNE adds a single panel: the embedding of r on t-SNE coordinates (or as
-// it is when two-dimensional), coloured by class.
+// TSNE adds a single panel: the view of the embedding of r, on t-SNE
+// coordinates (or as it is when two-dimensional), coloured by class.
 func (e *Experiment) TSNE(title string, r Result) {
 	e.EmbeddingGrid(title, Results{r}, "algorithm", "dataset", fmt.Sprintf("%s embedding of %s (n = %s, d = %d).",
 		r.Run.Algorithm, r.Field("dataset"), r.Field("n"), r.Run.Dim))
 }
 
-// ExtensionViews adds the paper's figure of an out-of-sample run: one t-SNE
-// view (perplexity 30) of all items' embeddings, drawn as two panels, the
-// training items embedded by OENN_train and the new items embedded by the
-// extension, coloured by class.
+// ExtensionViews adds the paper's figure of an out-of-sample run: one view
+// of all items' embeddings (t-SNE, perplexity 30, for d > 2; of at most
+// maxViewPoints items), drawn as two panels, the training items embedded by
+// OENN_train and the new items embedded by the extension, coloured by
+// class.
 func (e *Experiment) ExtensionViews(title string, r Result) {
 	if e.s.DeclareOnly {
 		return
@@ -132,19 +212,29 @@ func (e *Experiment) ExtensionViews(title string, r Result) {
 		e.Note(fmt.Sprintf("No figure %q: the out-of-sample run (%s) is %s or its embedding was not stored.", title, r.Field("dataset"), r.Status))
 		return
 	}
-	y := r.embedding
-	if _, d := y.Dims(); d > 2 {
-		var err error
-		if y, err = tsneView(y); err != nil {
-			e.Note(fmt.Sprintf("No figure %q: t-SNE failed: %v.", title, err))
-			return
+	y, labels, err := e.drawn(r)
+	if err != nil {
+		e.Note(fmt.Sprintf("No figure %q: t-SNE failed: %v.", title, err))
+		return
+	}
+	// The stored rows are the training items' then the new items'; the
+	// view keeps some of each, in order.
+	nAll := int(r.Metrics[Items]) + nNew
+	rows := viewRows(nAll)
+	if n, _ := y.Dims(); n != len(rows) {
+		e.Note(fmt.Sprintf("No figure %q: the stored embedding has %d rows, not the view of %d items.", title, n, nAll))
+		return
+	}
+	nTrain := 0
+	for _, i := range rows {
+		if i < nAll-nNew {
+			nTrain++
 		}
 	}
-	n, _ := y.Dims()
-	nTrain := n - nNew
+	n := len(rows)
 	var trainLab, newLab []int
-	if r.labels != nil {
-		trainLab, newLab = r.labels[:nTrain], r.labels[nTrain:]
+	if labels != nil {
+		trainLab, newLab = labels[:nTrain], labels[nTrain:]
 	}
 	g := plot.NewPanels(title, []string{""}, []string{
 		fmt.Sprintf("training items (OENN_train), TE %.3f", r.Metrics[TrainError]),
@@ -159,8 +249,11 @@ func (e *Experiment) ExtensionViews(title string, r Result) {
 			return
 		}
 	}
-	caption := fmt.Sprintf("Out-of-sample extension on %s, d = %d: t-SNE view (perplexity 30) of the %d training items (left) and the %d new items (right), one common map, coloured by class (labels are not used for training).",
-		r.Field("dataset"), r.Run.Dim, nTrain, nNew)
+	caption := fmt.Sprintf("Out-of-sample extension on %s, d = %d: %s of the %d training items (left) and the %d new items (right), one common map, coloured by class (labels are not used for training).",
+		r.Field("dataset"), r.Run.Dim, viewName(r.Run.Dim), nAll-nNew, nNew)
+	if n < nAll {
+		caption += fmt.Sprintf(" %d of the %d items are drawn, spread evenly.", n, nAll)
+	}
 	e.figure(title, strings.TrimSpace(caption), report.Figure{Plot: g.Plot(), Width: 8, Height: 4.4}, nil)
 }
 
@@ -176,8 +269,9 @@ func (rs Results) firstOK() Result {
 	return best
 }
 
-// view returns the 2-D points of a cell's embedding, or why there are none.
-func (e *Experiment) view(cell Results) (*mat.Dense, []int, string) {
+// cellView returns the points a cell of a grid draws, the view of its first
+// OK run with a stored embedding or view, or why there are none.
+func (e *Experiment) cellView(cell Results) (*mat.Dense, []int, string) {
 	r := cell.firstOK()
 	switch {
 	case len(cell) == 0:
@@ -188,61 +282,17 @@ func (e *Experiment) view(cell Results) (*mat.Dense, []int, string) {
 		}
 		return nil, nil, cell[0].Status
 	}
-	x, labels, err := viewOf(r.embedding, r.labels)
+	pts, labels, err := e.drawn(r)
 	if err != nil {
 		return nil, nil, "t-SNE failed"
 	}
-	return x, labels, ""
+	return pts, labels, ""
 }
 
-// viewOf returns the 2-D points that show x (and their labels): at most
-// maxViewPoints of its rows, as they are when x has one or two columns
-// (one padded with zeros), else their t-SNE view.
-func viewOf(x *mat.Dense, labels []int) (*mat.Dense, []int, error) {
-	if n, _ := x.Dims(); n > maxViewPoints {
-		x, labels = everyKth(x, labels, maxViewPoints)
+// viewName says what the view of a d-dimensional embedding is.
+func viewName(d int) string {
+	if d > 2 {
+		return "t-SNE view (perplexity 30)"
 	}
-	if _, d := x.Dims(); d <= 2 {
-		if d == 1 {
-			n, _ := x.Dims()
-			y := mat.NewDense(n, 2, nil)
-			y.Slice(0, n, 0, 1).(*mat.Dense).Copy(x)
-			x = y
-		}
-		return x, labels, nil
-	}
-	y, err := tsneView(x)
-	return y, labels, err
-}
-
-// tsneView returns the t-SNE view of x: the paper's settings (perplexity
-// 30), with the perplexity lowered for embeddings too small for it, and
-// fewer iterations below the paper profile to keep reports quick to
-// rebuild.
-func tsneView(x *mat.Dense) (*mat.Dense, error) {
-	n, _ := x.Dims()
-	perp := math.Min(tsne.DefaultPerplexity, math.Floor(float64(n-1)/3)-1)
-	iters := tsne.DefaultIterations
-	if CurrentProfile() != Paper {
-		iters = 500
-	}
-	return tsne.Embed(x, tsne.Options{Perplexity: math.Max(perp, 1), Iterations: iters, Seed: 1, Threads: runtime.GOMAXPROCS(0)})
-}
-
-// everyKth keeps k rows spread evenly over x (and their labels).
-func everyKth(x *mat.Dense, labels []int, k int) (*mat.Dense, []int) {
-	n, d := x.Dims()
-	out := mat.NewDense(k, d, nil)
-	var lab []int
-	if labels != nil {
-		lab = make([]int, k)
-	}
-	for i := 0; i < k; i++ {
-		src := i * n / k
-		out.SetRow(i, x.RawRowView(src))
-		if labels != nil {
-			lab[i] = labels[src]
-		}
-	}
-	return out, lab
+	return "the embedding"
 }

@@ -1,7 +1,9 @@
 package exp
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -9,17 +11,135 @@ import (
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/internal/session"
+	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/report"
 )
 
-func TestEveryKth(t *testing.T) {
-	x := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
-	y, lab := everyKth(x, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 4)
-	want := []float64{0, 2, 5, 7}
-	for i, w := range want {
-		if y.At(i, 0) != w || lab[i] != int(w) {
-			t.Errorf("row %d = %v (label %d), want %v", i, y.At(i, 0), lab[i], w)
+// points returns n×d standard normal points and labels i mod 3.
+func points(n, d int) (*mat.Dense, []int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := mat.NewDense(n, d, nil)
+	labels := make([]int, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			x.Set(i, j, rng.NormFloat64())
 		}
+		labels[i] = i % 3
+	}
+	return x, labels
+}
+
+// TestView: the view keeps at most maxViewPoints items spread evenly, with
+// their labels; 2-D embeddings as they are, 1-D ones padded with zeros,
+// larger ones on t-SNE coordinates whatever the thread count.
+func TestView(t *testing.T) {
+	x2, lab2 := points(2*maxViewPoints, 2)
+	x1, _ := points(5, 1)
+	x3, lab3 := points(60, 3)
+	tests := []struct {
+		name   string
+		x      *mat.Dense
+		labels []int
+		// want checks the view y and its labels against x.
+		want func(y *mat.Dense, labels []int) bool
+	}{
+		{"2-D, more than maxViewPoints items: every second one", x2, lab2, func(y *mat.Dense, labels []int) bool {
+			n, d := y.Dims()
+			return n == maxViewPoints && d == 2 && len(labels) == n && y.At(1, 0) == x2.At(2, 0) &&
+				y.At(n-1, 1) == x2.At(2*n-2, 1) && labels[1] == lab2[2] && labels[n-1] == lab2[2*n-2]
+		}},
+		{"2-D, few items: the embedding itself", x2.Slice(0, 10, 0, 2).(*mat.Dense), lab2[:10], func(y *mat.Dense, labels []int) bool {
+			return mat.Equal(y, x2.Slice(0, 10, 0, 2)) && labels[9] == lab2[9]
+		}},
+		{"1-D: a zero second coordinate, no labels", x1, nil, func(y *mat.Dense, labels []int) bool {
+			_, d := y.Dims()
+			return d == 2 && mat.Equal(y.ColView(0), x1.ColView(0)) && mat.Norm(y.ColView(1), 1) == 0 && labels == nil
+		}},
+		{"3-D: t-SNE, the same on 1 and 4 threads", x3, lab3, func(y *mat.Dense, labels []int) bool {
+			other, _, err := view(x3, lab3, 100, 4)
+			n, d := y.Dims()
+			return err == nil && n == 60 && d == 2 && mat.Equal(y, other) && labels[59] == lab3[59]
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			y, labels, err := view(tc.x, tc.labels, 100, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.want(y, labels) {
+				t.Errorf("view %v, labels %v", mat.Formatted(y, mat.Excerpt(3)), labels)
+			}
+		})
+	}
+}
+
+// The view the executor stores (viewer) is what a figure draws of the
+// stored embedding (drawn), and a stored view is drawn as it is.
+func TestStoredViewIsDrawnView(t *testing.T) {
+	e := &Experiment{s: &session.Session{Profile: string(Smoke)}}
+	x, labels := points(80, 5)
+	stored, storedLabels, err := e.viewer()(x, labels, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFull, fullLabels, err := e.drawn(Result{embedding: x, labels: labels})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromView, viewLabels, err := e.drawn(Result{embedding: stored, labels: storedLabels, view: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mat.Equal(stored, fromFull) || !mat.Equal(fromView, stored) || fullLabels[79] != labels[79] || viewLabels[79] != labels[79] {
+		t.Errorf("stored view, drawn from the embedding and drawn from the view differ")
+	}
+}
+
+// ExtensionViews draws the same figure from a stored view as from the
+// stored embedding: the view's first rows are training items, the rest new
+// ones. A stored view of another size is refused with a note.
+func TestExtensionViewsFromView(t *testing.T) {
+	const nTrain, nNew = 3000, 500
+	x, labels := points(nTrain+nNew, 2)
+	v, vLabels, err := view(x, labels, 0, runtime.GOMAXPROCS(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := func(emb *mat.Dense, labels []int, isView bool) Result {
+		return Result{Run: Run{Dataset: "char", Algorithm: "oenn", Dim: 2}, Used: "char", Status: OK, embedding: emb, labels: labels, view: isView,
+			Metrics: map[string]float64{job.Items: nTrain, job.ExtensionItems: nNew, job.TrainError: 0.1, job.ExtensionError: 0.2}}
+	}
+	tests := []struct {
+		name     string
+		r        Result
+		wantNote string // "": a figure
+	}{
+		{"the embedding", ext(x, labels, false), ""},
+		{"its view", ext(v, vLabels, true), ""},
+		{"a view of other items", ext(v.Slice(0, 100, 0, 2).(*mat.Dense), vLabels[:100], true), "has 100 rows, not the view of 3500 items"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &Experiment{s: &session.Session{Profile: string(Smoke)}, doc: &report.Doc{}}
+			e.ExtensionViews("extension", tc.r)
+			var captions []string
+			for _, s := range e.doc.Sections {
+				if s.Figure != nil {
+					captions = append(captions, s.Figure.Caption)
+				}
+			}
+			notes := strings.Join(e.doc.Notes, " ")
+			switch {
+			case tc.wantNote != "":
+				if len(captions) != 0 || !strings.Contains(notes, tc.wantNote) {
+					t.Errorf("figures %q, notes %q; want a note %q", captions, notes, tc.wantNote)
+				}
+			case len(captions) != 1 || !strings.Contains(captions[0], "of the 3000 training items (left) and the 500 new items") ||
+				!strings.Contains(captions[0], "3000 of the 3500 items are drawn") || notes != "":
+				t.Errorf("figures %q, notes %q", captions, notes)
+			}
+		})
 	}
 }
 

@@ -43,21 +43,18 @@ func Make(ctx context.Context, opt runner.Options, scripts []string) (*Plan, err
 		opt.Eval = evaluate.New().Run
 	}
 	opt.Stdout, opt.Stderr = io.Discard, io.Discard
-	p := &Plan{Model: model}
-	seen := map[string]bool{}
+	var all []execute.Pending
 	for _, script := range scripts {
 		opt.Script = script
 		runs, err := runner.Declare(ctx, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", script, err)
 		}
-		for _, r := range runs {
-			if !seen[r.Job.Key] {
-				seen[r.Job.Key] = true
-				r.Cost = model.Estimate(r.Job.Config)
-				p.Runs = append(p.Runs, r)
-			}
-		}
+		all = append(all, runs...)
+	}
+	p := &Plan{Model: model, Runs: execute.Unique(all)}
+	for i := range p.Runs {
+		p.Runs[i].Cost = model.Estimate(p.Runs[i].Job.Config)
 	}
 	return p, nil
 }

@@ -10,9 +10,13 @@ func main() {
 	e.Paper("none: a test script")
 	var runs []exp.Run
 	for _, lambda := range []float64{1, 2, 4} {
+		// The scatter plot draws a run of λ = 1: those keep their views.
+		keep := exp.KeepNone
+		if lambda == 1 {
+			keep = exp.KeepView
+		}
 		for _, a := range []string{"runnerfake", "notregistered"} {
-			// The scatter plot draws a run of λ = 1: those keep their embeddings.
-			runs = append(runs, exp.Run{Dataset: "uniform", N: exp.Pick(20, 40, 80), Dim: 2, Lambda: lambda, Algorithm: a, KeepEmbedding: lambda == 1})
+			runs = append(runs, exp.Run{Dataset: "uniform", N: exp.Pick(20, 40, 80), Dim: 2, Lambda: lambda, Algorithm: a, KeepEmbedding: keep})
 		}
 	}
 	res := e.Run(exp.Repeat(runs, 2))
