@@ -29,6 +29,17 @@ func points(n, d int) (*mat.Dense, []int) {
 	return x, labels
 }
 
+// figuresAndNotes returns the captions of the figures e's report holds and
+// its notes, one a line.
+func figuresAndNotes(e *Experiment) (captions []string, notes string) {
+	for _, s := range e.doc.Sections {
+		if s.Figure != nil {
+			captions = append(captions, s.Figure.Caption)
+		}
+	}
+	return captions, strings.Join(e.doc.Notes, "\n")
+}
+
 // TestView: the view keeps at most maxViewPoints items spread evenly, with
 // their labels; 2-D embeddings as they are, 1-D ones padded with zeros,
 // larger ones on t-SNE coordinates whatever the thread count.
@@ -123,13 +134,7 @@ func TestExtensionViewsFromView(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &Experiment{s: &session.Session{Profile: string(Smoke)}, doc: &report.Doc{}}
 			e.ExtensionViews("extension", tc.r)
-			var captions []string
-			for _, s := range e.doc.Sections {
-				if s.Figure != nil {
-					captions = append(captions, s.Figure.Caption)
-				}
-			}
-			notes := strings.Join(e.doc.Notes, " ")
+			captions, notes := figuresAndNotes(e)
 			switch {
 			case tc.wantNote != "":
 				if len(captions) != 0 || !strings.Contains(notes, tc.wantNote) {
@@ -158,13 +163,7 @@ func TestOriginal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &Experiment{s: &session.Session{}, doc: &report.Doc{}}
 			e.Original("original", Result{Run: tc.run, Used: tc.run.Dataset, Status: Missing})
-			var captions []string
-			for _, s := range e.doc.Sections {
-				if s.Figure != nil {
-					captions = append(captions, s.Figure.Caption)
-				}
-			}
-			notes := strings.Join(e.doc.Notes, "\n")
+			captions, notes := figuresAndNotes(e)
 			switch {
 			case tc.figure != "" && (len(captions) != 1 || captions[0] != tc.figure):
 				t.Errorf("figures %q, want one captioned %q (notes: %s)", captions, tc.figure, notes)
