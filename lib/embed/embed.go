@@ -79,6 +79,10 @@ type Options struct {
 	// run is not bit-for-bit reproducible (its gradient sums use atomic
 	// additions in no fixed order).
 	Backend Backend
+	// Optimizer is the optimiser, among those the method's Info lists
+	// (Optimizers); "" means its default. An optimiser without a GPU path
+	// (L-BFGS) given BackendCUDA fails with NotSupported.
+	Optimizer Optimizer
 	// Stop is the stopping rule; the zero value means DefaultStopRule().
 	Stop StopRule
 	// Progress, when set, is called after every epoch with its trace entry.

@@ -43,6 +43,16 @@ type Info struct {
 	// Doc is a one-line description.
 	Doc string
 	New Factory
+	// Factored, for a Gram-matrix method, names the registered method that
+	// minimises the same objective over the embedding X (K = XXᵀ) instead
+	// of projected steps on K: CKL's is CKL-x (the paper's name), GNMDS's
+	// GNMDS-x, FORTE's STE (FORTE's logistic loss log(1 + e^(dᵢⱼ−dᵢₖ)) is
+	// STE's −log p). "" for the other methods.
+	Factored string
+	// Optimizers are the optimisers Options.Optimizer may name, the
+	// method's default first; nil for methods that run their own optimiser
+	// only (FORTE's line search, the landmark methods).
+	Optimizers []Optimizer
 	// Backends maps each backend besides cpu that the method runs on
 	// (BackendCUDA) to a probe that returns nil when it works in this
 	// binary on this machine, else why not. Nil for CPU-only methods.

@@ -20,3 +20,17 @@ func ExampleAdam() {
 	fmt.Printf("%.3f\n", x)
 	// Output: [-1.000 1.000 -1.000]
 }
+
+// L-BFGS minimises (x−3)² + (y+1)² in a few iterations.
+func ExampleLBFGS() {
+	bowl := func(grad, x []float64) float64 {
+		grad[0], grad[1] = 2*(x[0]-3), 2*(x[1]+1)
+		return (x[0]-3)*(x[0]-3) + (x[1]+1)*(x[1]+1)
+	}
+	x := []float64{0, 0}
+	if _, _, err := (optim.LBFGS{FuncGrad: bowl, MaxIterations: 100}).Minimize(x); err != nil {
+		panic(err)
+	}
+	fmt.Printf("%.4f\n", x)
+	// Output: [3.0000 -1.0000]
+}
