@@ -17,7 +17,7 @@ import (
 var kernelsPTX string
 
 // kernelNames are the entry points of kernels.ptx.
-var kernelNames = []string{"tl_grad", "tl_violations", "adam_step", "nonfinite", "gather_triplets",
+var kernelNames = []string{"tl_grad", "tl_ridge", "tl_violations", "adam_step", "nonfinite", "gather_triplets",
 	"gen_triplets", "sgemm", "oenn_bias_relu", "oenn_mask_relu", "oenn_col_sums", "oenn_hinge", "oenn_codes"}
 
 // Context is a CUDA context on one device with oe's kernels loaded. Its

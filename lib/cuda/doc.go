@@ -3,8 +3,8 @@
 // kernel the port of a CPU function that stays in the method's package:
 //
 //   - the triplet-loss methods (lib/tripletloss): the fused gradient of
-//     SOE, STE, t-STE and CKL-x (tl_grad, its losses those of loss.go),
-//     the triplet error (tl_violations), the divergence check (nonfinite)
+//     SOE, STE, t-STE, CKL-x and GNMDS-x (tl_grad, its losses those of
+//     loss.go), GNMDS-x's ridge term (tl_ridge), the triplet error (tl_violations), the divergence check (nonfinite)
 //     and the stopping rule's subset (gather_triplets);
 //   - OENN (lib/oenn): EmbNet's matrix products (sgemm), bias and ReLU,
 //     bias gradients, hinge loss and input codes (oenn.go);

@@ -22,6 +22,7 @@
 #define LOSS_STE 1
 #define LOSS_TSTE 2
 #define LOSS_CKLX 3
+#define LOSS_GNMDSX 4
 
 // Noise models of gen_triplets; the Go side's Noise constants mirror them.
 #define NOISE_NONE 0
@@ -88,12 +89,20 @@ __device__ double lossTerms(int kind, double param, double dij, double dik, doub
         *gik = -s * h / (param + dik);
         return softplus(r);
     }
-    default: { // LOSS_CKLX
+    case LOSS_CKLX: {
         double den = 2 * param + dij + dik;
         double num = param + dik;
         *gij = 1 / den;
         *gik = 1 / den - 1 / num;
         return log(den) - log(num);
+    }
+    default: { // LOSS_GNMDSX
+        double h = param + dij - dik;
+        // A NaN h passes on into the loss, where the host sees the divergence.
+        if (h <= 0) return 0;
+        *gij = 1;
+        *gik = -1;
+        return h;
     }
     }
 }
@@ -139,6 +148,20 @@ extern "C" __global__ void tl_grad(const float *x, const int *idx, i64 m, int d,
     }
     double s = blockSum<double>(total);
     if (threadIdx.x == 0) atomicAdd(loss, s);
+}
+
+// tl_ridge adds the gradient of the ridge term λ‖x‖² to grad, twoLambda·x
+// rounded to float32 (as lib/tripletloss's kernel.gather), and ‖x‖² (in
+// double) to *sumsq, over the size entries of x.
+extern "C" __global__ void tl_ridge(const float *x, i64 size, float twoLambda, float *grad, double *sumsq) {
+    double total = 0;
+    for (i64 e = (i64)blockIdx.x * blockDim.x + threadIdx.x; e < size; e += (i64)gridDim.x * blockDim.x) {
+        float v = x[e];
+        grad[e] += twoLambda * v;
+        total += (double)v * v;
+    }
+    double s = blockSum<double>(total);
+    if (threadIdx.x == 0) atomicAdd(sumsq, s);
 }
 
 // tl_violations adds to *bad the number of the m triplets idx that the n×d

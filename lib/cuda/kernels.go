@@ -26,6 +26,8 @@ const (
 	LossTSTE
 	// LossCKLX is −log((μ + dᵢₖ)/(2μ + dᵢⱼ + dᵢₖ)), Param = μ.
 	LossCKLX
+	// LossGNMDSX is max(0, Param + dᵢⱼ − dᵢₖ), Param the margin.
+	LossGNMDSX
 )
 
 // Loss is a per-triplet loss with its hyper-parameter.
@@ -142,7 +144,7 @@ func (c *Context) TripletGrad(x *Buffer[float32], n, d int, idx *Buffer[int32], 
 	if err := checkRange(idx, from, to); err != nil {
 		return 0, err
 	}
-	if loss.Kind < LossSOE || loss.Kind > LossCKLX {
+	if loss.Kind < LossSOE || loss.Kind > LossGNMDSX {
 		return 0, fmt.Errorf("cuda: unknown loss kind %d", loss.Kind)
 	}
 	var bits uint64
@@ -150,6 +152,22 @@ func (c *Context) TripletGrad(x *Buffer[float32], n, d int, idx *Buffer[int32], 
 		var err error
 		bits, err = c.reduce("tl_grad", to-from, uint64(x.ptr), idx.at(3*from), i64(to-from), i64(d),
 			i32(int32(loss.Kind)), f64(loss.Param), uint64(grad.ptr))
+		return err
+	})
+	return math.Float64frombits(bits), err
+}
+
+// Ridge adds the gradient 2λ·x of the ridge term λ‖x‖² to grad (x's
+// length), each product rounded to float32 as lib/tripletloss's CPU kernel
+// rounds it, and returns ‖x‖² (summed in float64, in no fixed order).
+func (c *Context) Ridge(x *Buffer[float32], lambda float64, grad *Buffer[float32]) (float64, error) {
+	if grad.Len() != x.Len() {
+		return 0, fmt.Errorf("cuda: ridge on %d parameters with a gradient of %d", x.Len(), grad.Len())
+	}
+	var bits uint64
+	err := c.do(func() error {
+		var err error
+		bits, err = c.reduce("tl_ridge", x.Len(), uint64(x.ptr), i64(x.Len()), f32(float32(2*lambda)), uint64(grad.ptr))
 		return err
 	})
 	return math.Float64frombits(bits), err

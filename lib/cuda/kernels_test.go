@@ -90,6 +90,7 @@ func TestBufferRoundTripAndChecks(t *testing.T) {
 		t.Errorf("Alloc is not zeroed: %v", got)
 	}
 	x := upload(t, c, make([]float32, 6))
+	z32 := upload(t, c, make([]float32, 4))
 	tests := []struct {
 		name string
 		err  error
@@ -100,6 +101,7 @@ func TestBufferRoundTripAndChecks(t *testing.T) {
 		{"embedding shape", errOf(c.TripletGrad(x, 2, 4, b, 0, 1, cuda.Loss{}, x)), "want 2×4"},
 		{"triplet range", errOf(c.TripletGrad(x, 2, 3, b, 0, 2, cuda.Loss{}, x)), "out of range"},
 		{"loss kind", errOf(c.TripletGrad(x, 2, 3, b, 0, 1, cuda.Loss{Kind: 9}, x)), "unknown loss kind"},
+		{"ridge gradient length", errOf(c.Ridge(x, 1, z32)), "gradient of 4"},
 		{"noise level", c.GenerateTriplets(z, 4, 1, 1, cuda.Bernoulli, 2, b), "noise level"},
 		{"gather bounds", c.GatherTriplets(b, upload(t, c, []int32{5}), []int32{5}, b), "subset entry 0"},
 	}
@@ -117,6 +119,38 @@ func TestBufferRoundTripAndChecks(t *testing.T) {
 }
 
 func errOf[T any](_ T, err error) error { return err }
+
+// TestRidgeParity: the gradient is lib/tripletloss's kernel.gather's
+// g + float32(2λ·x) to the bit, and ‖x‖² its float64 sum up to order.
+func TestRidgeParity(t *testing.T) {
+	c := open(t)
+	const size, lambda = 5000, 0.37
+	rng := rand.New(rand.NewPCG(8, 8))
+	x, g := make([]float32, size), make([]float32, size)
+	for e := range x {
+		x[e], g[e] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+	}
+	dx, dg := upload(t, c, x), upload(t, c, g)
+	sq, err := c.Ridge(dx, lambda, dg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	two := float32(2 * lambda)
+	for e := range g {
+		g[e] += float32(two * x[e])
+		want += float64(x[e]) * float64(x[e])
+	}
+	if math.Abs(sq-want) > 1e-12*want {
+		t.Errorf("‖x‖²: GPU %v, CPU %v", sq, want)
+	}
+	got := download(t, dg)
+	for e := range got {
+		if math.Float32bits(got[e]) != math.Float32bits(g[e]) {
+			t.Fatalf("gradient %d: GPU %v, CPU %v", e, got[e], g[e])
+		}
+	}
+}
 
 // TestAdamParity: the kernel is lib/optim's update to the bit.
 func TestAdamParity(t *testing.T) {

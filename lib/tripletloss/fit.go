@@ -2,6 +2,7 @@ package tripletloss
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,8 +11,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/optim"
 )
 
 const (
@@ -36,11 +37,13 @@ const (
 type run struct {
 	name string
 	loss lossFunc
+	// ridge is λ of the term λ‖X‖²_F added to the loss (GNMDS-x).
+	ridge float64
 	// initScale multiplies the uniform [0,1) initial embedding.
 	initScale float64
 }
 
-// fit is the training loop shared by all four methods.
+// fit is the training loop shared by all five methods.
 func (r run) fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	start := time.Now()
 	if err := p.Check(true); err != nil {
@@ -53,18 +56,25 @@ func (r run) fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embe
 	if err != nil {
 		return nil, err
 	}
-	backend, err := r.backend(opt.Backend)
+	backend, err := r.backend(opt.Backend, set.optimizer)
 	if err != nil {
 		return nil, err
 	}
 	rule := opt.Stop.OrDefault()
 	x0 := initialEmbedding(n, d, r.initScale, opt.Seed)
 	sel := subsetPositions(m, rule.SubsetSize, opt.Seed)
+	if set.optimizer == embed.OptimizerLBFGS {
+		tr, err := newCPUTrainer(r.loss, r.ridge, x0, n, d, set.threads, DefaultLearningRate, idx, sel)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.name, err)
+		}
+		return r.trainLBFGS(ctx, tr, m, set, opt, start)
+	}
 	var tr trainer
 	if backend == embed.BackendCUDA {
-		tr, err = newGPUTrainer(r.loss, x0, n, d, set.lr, idx, sel)
+		tr, err = newGPUTrainer(r.loss, r.ridge, x0, n, d, set.lr, idx, sel)
 	} else {
-		tr, err = newCPUTrainer(r.loss, x0, n, d, set.threads, set.lr, idx, sel)
+		tr, err = newCPUTrainer(r.loss, r.ridge, x0, n, d, set.threads, set.lr, idx, sel)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.name, err)
@@ -75,12 +85,20 @@ func (r run) fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embe
 
 // settings are a fit's options resolved against the method's defaults.
 type settings struct {
+	optimizer                 embed.Optimizer
 	lr                        float64
 	maxEpochs, batch, threads int
 }
 
 // settings validates opt and resolves it for a fit on m triplets.
 func (r run) settings(opt embed.Options, m int) (settings, error) {
+	optimizer, err := opt.OptimizerFor(r.name, optimizers...)
+	if err != nil {
+		return settings{}, err
+	}
+	if optimizer == embed.OptimizerLBFGS && (opt.LearningRate != 0 || opt.BatchSize != 0) {
+		return settings{}, fmt.Errorf("%s: L-BFGS takes no learning rate or batch size (its line search sets the steps, on the full batch)", r.name)
+	}
 	lr, err := opt.LR(DefaultLearningRate)
 	if err != nil {
 		return settings{}, fmt.Errorf("%s: %w", r.name, err)
@@ -94,7 +112,7 @@ func (r run) settings(opt embed.Options, m int) (settings, error) {
 	if opt.Threads < 0 {
 		return settings{}, fmt.Errorf("%s: thread count must be ≥ 0, got %d", r.name, opt.Threads)
 	}
-	s := settings{lr: lr, maxEpochs: opt.MaxEpochs, batch: min(m, DefaultBatchSize), threads: opt.Threads}
+	s := settings{optimizer: optimizer, lr: lr, maxEpochs: opt.MaxEpochs, batch: min(m, DefaultBatchSize), threads: opt.Threads}
 	if s.maxEpochs == 0 {
 		s.maxEpochs = DefaultMaxEpochs
 	}
@@ -109,18 +127,14 @@ func (r run) settings(opt embed.Options, m int) (settings, error) {
 	return s, nil
 }
 
-// backend resolves Options.Backend for this method: auto becomes cuda when
-// CUDA works here (cuda.Available), else cpu.
-func (r run) backend(name embed.Backend) (embed.Backend, error) {
-	b, err := embed.ParseBackend(name)
+// backend resolves Options.Backend for this method with the optimiser o:
+// auto becomes cuda when CUDA works here (cuda.Available) and o runs there,
+// else cpu; cuda with an optimiser without a GPU path (L-BFGS) is an error.
+func (r run) backend(name embed.Backend, o embed.Optimizer) (embed.Backend, error) {
+	info := embed.Info{Name: r.name, Backends: gpuBackends}
+	b, err := info.ResolveBackendFor(string(name), o)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", r.name, err)
-	}
-	if b == embed.BackendAuto {
-		b = embed.BackendCPU
-		if cuda.Available() == nil {
-			b = embed.BackendCUDA
-		}
 	}
 	return b, nil
 }
@@ -176,6 +190,57 @@ func (r run) train(ctx context.Context, tr trainer, m int, set settings, opt emb
 			res.StopReason = embed.StopConverged
 			break
 		}
+	}
+	if err := r.finish(res, tr, start, tracker); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// trainLBFGS minimises the loss over all m triplets by L-BFGS from tr's
+// embedding, one iteration an epoch: the stopping rule's checks and the
+// epoch cap count iterations. A line search that can no longer lower the
+// loss (at the float32 precision of the kernel) ends the run as converged.
+func (r run) trainLBFGS(ctx context.Context, tr *cpuTrainer, m int, set settings, opt embed.Options, start time.Time) (*embed.Result, error) {
+	tracker := embed.NewTracker(opt.Stop.OrDefault())
+	e0, _ := tr.subsetError()
+	tracker.Observe(e0, 0)
+	res := &embed.Result{StopReason: embed.StopMaxEpochs, Trace: make([]embed.Epoch, 0, min(set.maxEpochs, 4096))}
+	x, _ := tr.embedding()
+	l := optim.LBFGS{
+		MaxIterations: set.maxEpochs,
+		FuncGrad:      tr.lossGrad,
+		Iterate: func(epoch int, x []float64, f float64) (bool, error) {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+			tr.setEmbedding(x)
+			elapsed := time.Since(start)
+			e := embed.Epoch{Epoch: epoch, Loss: f / float64(m), TrainError: math.NaN(), Elapsed: elapsed}
+			stop := false
+			if tracker.Due(epoch) {
+				e.TrainError, _ = tr.subsetError()
+				stop = tracker.Observe(e.TrainError, elapsed.Seconds())
+			}
+			res.Record(e, opt.Progress)
+			return stop, nil
+		},
+	}
+	_, why, err := l.Minimize(x)
+	tr.setEmbedding(x)
+	switch {
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		res.StopReason = embed.StopCanceled
+		if ferr := r.finish(res, tr, start, tracker); ferr != nil {
+			return nil, ferr
+		}
+		return res, fmt.Errorf("%s: epoch %d: %w", r.name, len(res.Trace)+1, err)
+	case errors.Is(err, optim.ErrNotFinite):
+		return nil, embed.Diverged(r.name, len(res.Trace)+1)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", r.name, err)
+	case why == optim.LBFGSStopped, why == optim.LBFGSNoProgress:
+		res.StopReason = embed.StopConverged
 	}
 	if err := r.finish(res, tr, start, tracker); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -62,6 +63,10 @@ func TestFitRejectsBadInput(t *testing.T) {
 		{"negative margin", &SOE{Margin: -1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "margin"},
 		{"NaN alpha", &TSTE{Alpha: math.NaN()}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "alpha"},
 		{"negative mu", &CKLX{Mu: -0.1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "mu"},
+		{"negative lambda", &GNMDSX{Lambda: -1}, embed.Problem{Dim: 2, Train: good}, embed.Options{}, "lambda"},
+		{"unknown optimizer", &SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{Optimizer: "sgd"}, "want adam or lbfgs"},
+		{"L-BFGS with a learning rate", &STE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{Optimizer: embed.OptimizerLBFGS, LearningRate: 0.1}, "no learning rate"},
+		{"L-BFGS with a batch size", &SOE{}, embed.Problem{Dim: 2, Train: good}, embed.Options{Optimizer: embed.OptimizerLBFGS, BatchSize: 50}, "full batch"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,7 +99,7 @@ func TestFitReportsDivergence(t *testing.T) {
 func TestFitDeterministic(t *testing.T) {
 	truth := uniformPoints(100, 3, 3)
 	train := mustTriplets(t, truth, 5000, 3)
-	for _, alg := range []embed.Algorithm{&SOE{}, &STE{}, &TSTE{}, &CKLX{}} {
+	for _, alg := range []embed.Algorithm{&SOE{}, &STE{}, &TSTE{}, &CKLX{}, &GNMDSX{Lambda: 0.01}} {
 		t.Run(alg.Name(), func(t *testing.T) {
 			fit := func(seed uint64) *embed.Result {
 				res, err := alg.Fit(context.Background(), embed.Problem{Dim: 3, Train: train},
@@ -180,6 +185,9 @@ func TestRegistry(t *testing.T) {
 		{"tste", nil, &TSTE{}, false},
 		{"cklx", embed.Params{"mu": 0.5}, &CKLX{Mu: 0.5}, false},
 		{"cklx", nil, &CKLX{Mu: DefaultMu}, false},
+		{"gnmdsx", nil, &GNMDSX{}, false},
+		{"gnmdsx", embed.Params{"lambda": 0.5}, &GNMDSX{Lambda: 0.5}, false},
+		{"gnmdsx", embed.Params{"lambda": -1}, nil, true},
 		// Zero means the default, in the registry as in the structs.
 		{"soe", embed.Params{"margin": 0}, &SOE{}, false},
 		{"cklx", embed.Params{"mu": 0}, &CKLX{}, false},
@@ -205,5 +213,72 @@ func TestRegistry(t *testing.T) {
 		if err != nil || info.Version < 1 || info.Active {
 			t.Errorf("Lookup(%q) = %+v, %v", name, info, err)
 		}
+	}
+}
+
+// L-BFGS: one iteration an epoch (trace, progress, stopping rule, cap),
+// the same embedding bit for bit whatever the thread count, and the loss
+// falling from iteration to iteration.
+func TestFitLBFGS(t *testing.T) {
+	truth := uniformPoints(80, 2, 6)
+	train := mustTriplets(t, truth, 4000, 6)
+	test := mustTriplets(t, truth, 2000, 7)
+	for _, alg := range []embed.Algorithm{&SOE{}, &STE{}, &TSTE{}, &CKLX{}, &GNMDSX{Lambda: 0.001}} {
+		t.Run(alg.Name(), func(t *testing.T) {
+			fit := func(threads int, stop embed.StopRule) *embed.Result {
+				var seen int
+				res, err := alg.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{
+					Seed: 3, MaxEpochs: 40, Threads: threads, Optimizer: embed.OptimizerLBFGS, Stop: stop,
+					Progress: func(e embed.Epoch) { seen++ }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if seen != res.Epochs || len(res.Trace) != res.Epochs {
+					t.Fatalf("%d progress calls, %d trace entries for %d epochs", seen, len(res.Trace), res.Epochs)
+				}
+				return res
+			}
+			every := embed.StopRule{Every: 10, SubsetSize: 1000, Threshold: 0.005, Disabled: true}
+			one := fit(1, every)
+			for e := 1; e < len(one.Trace); e++ {
+				if one.Trace[e].Loss > one.Trace[e-1].Loss*(1+1e-6) {
+					t.Errorf("epoch %d: loss rose from %v to %v", e+1, one.Trace[e-1].Loss, one.Trace[e].Loss)
+				}
+				if checked := (e+1)%10 == 0; checked == math.IsNaN(one.Trace[e].TrainError) {
+					t.Errorf("epoch %d: train error %v (check epoch: %v)", e+1, one.Trace[e].TrainError, checked)
+				}
+			}
+			if one.Epochs > 40 || (one.Epochs < 40 && one.StopReason != embed.StopConverged) {
+				t.Errorf("%d epochs, stop %s: want 40 or fewer by convergence", one.Epochs, one.StopReason)
+			}
+			if e := metrics.TripletError(one.Embedding, test); e > 0.1 {
+				t.Errorf("test error %.4f after %d L-BFGS iterations", e, one.Epochs)
+			}
+			if e := firstDifference(one.Embedding.RawMatrix().Data, fit(3, every).Embedding.RawMatrix().Data); e >= 0 {
+				t.Errorf("1 and 3 threads differ at entry %d", e)
+			}
+			if r := fit(2, embed.StopRule{}); r.Epochs > one.Epochs && r.StopReason != embed.StopConverged {
+				t.Errorf("with the stopping rule: %d epochs, %s", r.Epochs, r.StopReason)
+			}
+		})
+	}
+}
+
+// L-BFGS stops on cancellation with the embedding so far, as Adam does.
+func TestFitLBFGSHonoursCancellation(t *testing.T) {
+	truth := uniformPoints(60, 2, 5)
+	train := mustTriplets(t, truth, 3000, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	res, err := (&SOE{}).Fit(ctx, embed.Problem{Dim: 2, Train: train}, embed.Options{
+		MaxEpochs: 1000, Optimizer: embed.OptimizerLBFGS,
+		Stop: embed.StopRule{Every: 1, SubsetSize: 100, Threshold: 0.005, Disabled: true},
+		Progress: func(e embed.Epoch) {
+			if e.Epoch == 3 {
+				cancel()
+			}
+		},
+	})
+	if !errors.Is(err, context.Canceled) || res == nil || res.StopReason != embed.StopCanceled || res.Epochs != 3 {
+		t.Fatalf("result %+v, error %v", res, err)
 	}
 }

@@ -28,7 +28,8 @@ func gpuContext() (*cuda.Context, error) {
 
 // cudaLoss maps a method's loss to the kernel's.
 func cudaLoss(l lossFunc) cuda.Loss {
-	kinds := map[kind]cuda.LossKind{kindSOE: cuda.LossSOE, kindSTE: cuda.LossSTE, kindTSTE: cuda.LossTSTE, kindCKLX: cuda.LossCKLX}
+	kinds := map[kind]cuda.LossKind{kindSOE: cuda.LossSOE, kindSTE: cuda.LossSTE, kindTSTE: cuda.LossTSTE, kindCKLX: cuda.LossCKLX,
+		kindGNMDSX: cuda.LossGNMDSX}
 	return cuda.Loss{Kind: kinds[l.kind], Param: l.param}
 }
 
@@ -39,6 +40,8 @@ type gpuTrainer struct {
 	c    *cuda.Context
 	n, d int
 	loss cuda.Loss
+	// ridge is λ of the loss's term λ‖X‖² (GNMDS-x).
+	ridge float64
 	// x is the n×d embedding (unpadded), g its gradient, m, v, vmax Adam's
 	// moments.
 	x, g, m, v, vmax *cuda.Buffer[float32]
@@ -50,9 +53,10 @@ type gpuTrainer struct {
 	adam *optim.Adam[float32]
 }
 
-// newGPUTrainer uploads the triplets idx and starts from x0; sel are the
-// positions of the stopping rule's subset (nil: all).
-func newGPUTrainer(loss lossFunc, x0 []float32, n, d int, lr float64, idx, sel []int32) (trainer, error) {
+// newGPUTrainer uploads the triplets idx and starts from x0, with the ridge
+// term λ‖X‖²; sel are the positions of the stopping rule's subset (nil:
+// all).
+func newGPUTrainer(loss lossFunc, ridge float64, x0 []float32, n, d int, lr float64, idx, sel []int32) (trainer, error) {
 	c, err := gpuContext()
 	if err != nil {
 		return nil, err
@@ -61,12 +65,12 @@ func newGPUTrainer(loss lossFunc, x0 []float32, n, d int, lr float64, idx, sel [
 	if err != nil {
 		return nil, err
 	}
-	return gpuTrainerOn(c, loss, x0, n, d, lr, buf, sel)
+	return gpuTrainerOn(c, loss, ridge, x0, n, d, lr, buf, sel)
 }
 
 // gpuTrainerOn starts from x0 on the device triplets idx, which it owns
 // from then on (and frees on failure).
-func gpuTrainerOn(c *cuda.Context, loss lossFunc, x0 []float32, n, d int, lr float64, idx *cuda.Buffer[int32], sel []int32) (trainer, error) {
+func gpuTrainerOn(c *cuda.Context, loss lossFunc, ridge float64, x0 []float32, n, d int, lr float64, idx *cuda.Buffer[int32], sel []int32) (trainer, error) {
 	if len(x0) != n*d {
 		_ = idx.Free()
 		return nil, fmt.Errorf("initial embedding of %d values for %d×%d", len(x0), n, d)
@@ -76,7 +80,7 @@ func gpuTrainerOn(c *cuda.Context, loss lossFunc, x0 []float32, n, d int, lr flo
 		_ = idx.Free()
 		return nil, err
 	}
-	t := &gpuTrainer{c: c, n: n, d: d, loss: cudaLoss(loss), idx: idx, subset: idx, adam: adam}
+	t := &gpuTrainer{c: c, n: n, d: d, loss: cudaLoss(loss), ridge: ridge, idx: idx, subset: idx, adam: adam}
 	fail := func(err error) (trainer, error) {
 		t.close()
 		return nil, err
@@ -113,6 +117,13 @@ func (t *gpuTrainer) step(from, to int) (float64, error) {
 	loss, err := t.c.TripletGrad(t.x, t.n, t.d, t.idx, from, to, t.loss, t.g)
 	if err != nil {
 		return 0, err
+	}
+	if t.ridge != 0 {
+		sq, err := t.c.Ridge(t.x, t.ridge, t.g)
+		if err != nil {
+			return 0, err
+		}
+		loss += t.ridge * sq
 	}
 	if err := t.adam.NextStep(); err != nil {
 		return 0, err
@@ -161,8 +172,8 @@ func (t *gpuTrainer) close() {
 	_ = t.idx.Free()
 }
 
-// FitGPU fits alg (SOE, STE, t-STE or CKL-x) on the cuda backend, whatever
-// opt.Backend says, and reports on the device: memory, and with g.Timing
+// FitGPU fits alg (SOE, STE, t-STE, CKL-x or GNMDS-x) with Adam on the
+// cuda backend, whatever opt.Backend says, and reports on the device: memory, and with g.Timing
 // the time per kernel. With g.Data the training triplets are drawn on the
 // GPU (see GPURun) and p.Train is ignored; p.N must then be 0 or the
 // number of rows of g.Data.
@@ -228,13 +239,16 @@ func (r run) fitGenerated(ctx context.Context, c *cuda.Context, p embed.Problem,
 	if err != nil {
 		return nil, err
 	}
+	if _, err := r.backend(embed.BackendCUDA, set.optimizer); err != nil {
+		return nil, err
+	}
 	idx, err := drawTriplets(c, g.Data, g.M, g.Noise, g.TripletSeed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: drawing triplets on the GPU: %w", r.name, err)
 	}
 	rep.Generate = time.Since(start)
 	sel := subsetPositions(g.M, opt.Stop.OrDefault().SubsetSize, opt.Seed)
-	tr, err := gpuTrainerOn(c, r.loss, initialEmbedding(n, p.Dim, r.initScale, opt.Seed), n, p.Dim, set.lr, idx, sel)
+	tr, err := gpuTrainerOn(c, r.loss, r.ridge, initialEmbedding(n, p.Dim, r.initScale, opt.Seed), n, p.Dim, set.lr, idx, sel)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.name, err)
 	}

@@ -4,7 +4,9 @@ package tripletloss
 
 import (
 	"context"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/oe-lab/oe/lib/cuda"
@@ -23,13 +25,16 @@ func needGPU(t *testing.T) *cuda.Context {
 }
 
 var parityLosses = []struct {
-	name string
-	loss lossFunc
+	name  string
+	loss  lossFunc
+	ridge float64
 }{
-	{"soe", lossFunc{kindSOE, 1}},
-	{"ste", lossFunc{kind: kindSTE}},
-	{"tste", lossFunc{kindTSTE, 4}},
-	{"cklx", lossFunc{kindCKLX, 0.01}},
+	{"soe", lossFunc{kindSOE, 1}, 0},
+	{"ste", lossFunc{kind: kindSTE}, 0},
+	{"tste", lossFunc{kindTSTE, 4}, 0},
+	{"cklx", lossFunc{kindCKLX, 0.01}, 0},
+	{"gnmdsx", lossFunc{kindGNMDSX, 1}, 0},
+	{"gnmdsx λ 0.3", lossFunc{kindGNMDSX, 1}, 0.3},
 }
 
 // parityProblem is a small random problem: embedding, triplets.
@@ -52,7 +57,8 @@ func TestGPUGradientParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantLoss := k.accumulate(idx)
+			k.ridge = tc.ridge
+			wantLoss := k.lossGrad(idx)
 			g := k.g
 
 			dx, _ := cuda.Upload(c, x)
@@ -65,6 +71,13 @@ func TestGPUGradientParity(t *testing.T) {
 			gotLoss, err := c.TripletGrad(dx, n, d, di, 0, m, cudaLoss(tc.loss), dg)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.ridge != 0 {
+				sq, err := c.Ridge(dx, tc.ridge, dg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gotLoss += tc.ridge * sq
 			}
 			if math.Abs(gotLoss-wantLoss) > 1e-5*math.Abs(wantLoss) {
 				t.Errorf("loss: GPU %v, CPU %v", gotLoss, wantLoss)
@@ -101,11 +114,11 @@ func TestGPUStepAndErrorParity(t *testing.T) {
 	sel := subsetPositions(m, 500, 3)
 	for _, tc := range parityLosses {
 		t.Run(tc.name, func(t *testing.T) {
-			cpu, err := newCPUTrainer(tc.loss, x, n, d, 1, 0.01, idx, sel)
+			cpu, err := newCPUTrainer(tc.loss, tc.ridge, x, n, d, 1, 0.01, idx, sel)
 			if err != nil {
 				t.Fatal(err)
 			}
-			gpu, err := newGPUTrainer(tc.loss, x, n, d, 0.01, idx, sel)
+			gpu, err := newGPUTrainer(tc.loss, tc.ridge, x, n, d, 0.01, idx, sel)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,6 +154,17 @@ func TestGPUStepAndErrorParity(t *testing.T) {
 				t.Errorf("finite = %v, %v", ok, err)
 			}
 		})
+	}
+}
+
+// L-BFGS has no GPU path: asking for it on cuda is an error naming the
+// CPU, before any device work.
+func TestGPUWithLBFGSIsAnError(t *testing.T) {
+	train := mustTriplets(t, uniformPoints(30, 2, 1), 500, 2)
+	opt := embed.Options{Seed: 1, Backend: embed.BackendCUDA, Optimizer: embed.OptimizerLBFGS}
+	_, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
+	if !errors.Is(err, embed.ErrNotSupported) || !strings.Contains(err.Error(), "CPU only") {
+		t.Errorf("error %v, want one wrapping ErrNotSupported that says L-BFGS runs on the CPU only", err)
 	}
 }
 

@@ -65,7 +65,10 @@ type tailTerm struct {
 // kernel is the fused triplet-loss kernel: the embedding, its gradient, the
 // optimiser and the scratch space of the gradient scatter, for one run.
 type kernel struct {
-	loss    lossFunc
+	loss lossFunc
+	// ridge is λ ≥ 0 of the term λ‖X‖²_F added to the loss (GNMDS-x's
+	// trace regulariser, tr(XXᵀ) = ‖X‖²_F); 0 for the other methods.
+	ridge   float64
 	n, d    int
 	threads int
 	// stride is the row length in x and g: d rounded up to lanes.
@@ -145,23 +148,49 @@ func (k *kernel) embedding() []float64 {
 	return out
 }
 
-// step does one optimisation step on the triplets idx (3 int32 each) and
-// returns their summed loss. The result does not depend on the number of
-// threads: see doc.go.
+// step does one Adam step on the triplets idx (3 int32 each) and returns
+// their summed loss (the ridge term included). The result does not depend on
+// the number of threads: see doc.go.
 func (k *kernel) step(idx []int32) (float64, error) {
-	m := len(idx) / 3
-	var loss float64
-	if k.lanes != nil {
-		loss = k.accumulateLanes(idx)
-	} else {
-		for s := 0; s < m; s += span {
-			loss += k.accumulate(idx[3*s : 3*min(s+span, m)])
-		}
-	}
+	loss := k.scatter(idx)
 	if err := k.adam.NextStep(); err != nil {
 		return 0, err
 	}
-	parallel.ForChunks(k.threads, len(k.x), adamChunk, func(_, lo, hi int) {
+	return loss + k.gather(func(lo, hi int, g []float32) {
+		k.adam.UpdateRange(k.x[lo:hi], g, lo)
+		clear(g)
+	}), nil
+}
+
+// lossGrad sets g to the gradient at x of the loss over the triplets idx
+// (the ridge term included) and returns that loss, leaving x as it is: the
+// objective L-BFGS minimises. The caller clears g before the next step.
+func (k *kernel) lossGrad(idx []int32) float64 {
+	return k.scatter(idx) + k.gather(nil)
+}
+
+// scatter adds the gradient of the triplets idx to the lanes (or to g, with
+// the row-block scatter) and returns their summed loss.
+func (k *kernel) scatter(idx []int32) float64 {
+	if k.lanes != nil {
+		return k.accumulateLanes(idx)
+	}
+	m := len(idx) / 3
+	var loss float64
+	for s := 0; s < m; s += span {
+		loss += k.accumulate(idx[3*s : 3*min(s+span, m)])
+	}
+	return loss
+}
+
+// gather completes the gradient in g, chunk by chunk: it adds the other
+// lanes to g in lane order (and clears them), then the ridge term's
+// 2λ·x, each product rounded to float32 before the addition, and hands
+// the chunk to apply (when not nil). It returns the ridge term λ‖x‖² of
+// the loss, summed in float64 over the chunks in order.
+func (k *kernel) gather(apply func(lo, hi int, g []float32)) float64 {
+	twoLambda := float32(2 * k.ridge)
+	sums := parallel.Map(k.threads, len(k.x), adamChunk, func(_, lo, hi int) float64 {
 		g := k.g[lo:hi]
 		for _, lane := range k.lanes[min(1, len(k.lanes)):] {
 			part := lane[lo:hi:hi]
@@ -170,10 +199,24 @@ func (k *kernel) step(idx []int32) (float64, error) {
 			}
 			clear(part)
 		}
-		k.adam.UpdateRange(k.x[lo:hi], g, lo)
-		clear(g)
+		var sq float64
+		if k.ridge != 0 {
+			x := k.x[lo:hi:hi]
+			for e := range g {
+				g[e] += float32(twoLambda * x[e])
+				sq += float64(x[e]) * float64(x[e])
+			}
+		}
+		if apply != nil {
+			apply(lo, hi, g)
+		}
+		return sq
 	})
-	return loss, nil
+	var total float64
+	for _, s := range sums {
+		total += s
+	}
+	return k.ridge * total
 }
 
 // accumulateLanes adds the gradient of the loss over the triplets idx to the

@@ -51,58 +51,55 @@ func (s scatter) with(f func()) {
 	f()
 }
 
-// accumulateAll adds the gradient over idx to k.g by k's scatter and
-// returns the summed loss.
-func (k *kernel) accumulateAll(idx []int32) float64 {
-	if k.lanes == nil {
-		return k.accumulate(idx)
-	}
-	loss := k.accumulateLanes(idx)
-	for _, lane := range k.lanes[1:] {
-		for e, v := range lane {
-			k.g[e] += v
-		}
-	}
-	return loss
-}
-
 // The kernel's gradient for every method and both scatters against central
-// differences of the float64 loss.
+// differences of the float64 loss, with and without the ridge term.
 func TestKernelGradientMatchesFiniteDifferences(t *testing.T) {
 	const n, d, m = 7, 5, 40
 	for _, sc := range scatters {
 		for _, tc := range allLosses {
 			t.Run(sc.name+"/"+tc.name, func(t *testing.T) {
-				sc.with(func() { checkGradient(t, tc.loss, n, d, m) })
+				sc.with(func() { checkGradient(t, tc.loss, 0, n, d, m) })
 			})
 		}
+		t.Run(sc.name+"/gnmdsx ridge 0.7", func(t *testing.T) {
+			sc.with(func() { checkGradient(t, lossFunc{kindGNMDSX, 1}, 0.7, n, d, m) })
+		})
 	}
 }
 
-// checkGradient checks the loss and gradient a kernel for loss adds up on a
-// random problem of m triplets over n items in d dimensions.
-func checkGradient(t *testing.T, loss lossFunc, n, d, m int) {
+// checkGradient checks the loss and gradient a kernel for loss with the
+// ridge term λ‖X‖² adds up on a random problem of m triplets over n items
+// in d dimensions.
+func checkGradient(t *testing.T, loss lossFunc, ridge float64, n, d, m int) {
 	x32, idx := smallProblem(n, d, m, 3)
 	k, err := newKernel(loss, x32, n, d, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := k.accumulateAll(idx)
+	k.ridge = ridge
+	got := k.lossGrad(idx)
 	g := k.g
 	x := make([]float64, n*d)
 	for e, v := range x32 {
 		x[e] = float64(v)
 	}
-	if want := totalLoss(loss, x, d, idx); !close(got, want, 1e-5) {
+	objective := func(x []float64) float64 {
+		sq := 0.0
+		for _, v := range x {
+			sq += v * v
+		}
+		return totalLoss(loss, x, d, idx) + ridge*sq
+	}
+	if want := objective(x); !close(got, want, 1e-5) {
 		t.Errorf("loss %v, float64 reference %v", got, want)
 	}
 	const h = 1e-6
 	for e := range x {
 		orig := x[e]
 		x[e] = orig + h
-		up := totalLoss(loss, x, d, idx)
+		up := objective(x)
 		x[e] = orig - h
-		down := totalLoss(loss, x, d, idx)
+		down := objective(x)
 		x[e] = orig
 		fd := (up - down) / (2 * h)
 		i, c := e/d, e%d
@@ -122,8 +119,15 @@ func checkGradient(t *testing.T, loss lossFunc, n, d, m int) {
 // TestKernelStepIndependentOfThreads runs steps with both scatters on
 // batches of one span and of several (so that lanes, spans, chunks and row
 // blocks all split the work) and checks that every thread count gives the
-// same bits: see doc.go, "Determinism". The padding must stay zero.
+// same bits: see doc.go, "Determinism". The padding must stay zero. SOE and
+// GNMDS-x with its ridge term (summed in gather) stand for the losses: the
+// order of the sums does not depend on the loss.
 func TestKernelStepIndependentOfThreads(t *testing.T) {
+	objectives := []struct {
+		name  string
+		loss  lossFunc
+		ridge float64
+	}{{"soe", lossFunc{kindSOE, 1}, 0}, {"gnmdsx λ 0.01", lossFunc{kindGNMDSX, 1}, 0.01}}
 	for _, sc := range scatters {
 		for _, tc := range []struct {
 			name    string
@@ -133,37 +137,40 @@ func TestKernelStepIndependentOfThreads(t *testing.T) {
 			{"one span, many row blocks", 3000, 9, 40_000},
 			{"three spans", 400, 3, 2*span + 5},
 		} {
-			t.Run(sc.name+"/"+tc.name, func(t *testing.T) {
-				x0, idx := smallProblem(tc.n, tc.d, tc.m, 11)
-				run := func(threads int) []float64 {
-					var k *kernel
-					sc.with(func() {
-						var err error
-						if k, err = newKernel(lossFunc{kindSOE, 1}, x0, tc.n, tc.d, threads, 1); err != nil {
-							t.Fatal(err)
-						}
-					})
-					for range 3 {
-						if _, err := k.step(idx); err != nil {
-							t.Fatal(err)
-						}
-					}
-					for i := 0; i < tc.n; i++ {
-						for c := tc.d; c < k.stride; c++ {
-							if v := k.x[i*k.stride+c]; v != 0 {
-								t.Fatalf("padding entry (%d, %d) moved to %v", i, c, v)
+			for _, ob := range objectives {
+				t.Run(sc.name+"/"+tc.name+"/"+ob.name, func(t *testing.T) {
+					x0, idx := smallProblem(tc.n, tc.d, tc.m, 11)
+					run := func(threads int) []float64 {
+						var k *kernel
+						sc.with(func() {
+							var err error
+							if k, err = newKernel(ob.loss, x0, tc.n, tc.d, threads, 1); err != nil {
+								t.Fatal(err)
+							}
+							k.ridge = ob.ridge
+						})
+						for range 3 {
+							if _, err := k.step(idx); err != nil {
+								t.Fatal(err)
 							}
 						}
+						for i := 0; i < tc.n; i++ {
+							for c := tc.d; c < k.stride; c++ {
+								if v := k.x[i*k.stride+c]; v != 0 {
+									t.Fatalf("padding entry (%d, %d) moved to %v", i, c, v)
+								}
+							}
+						}
+						return k.embedding()
 					}
-					return k.embedding()
-				}
-				one := run(1)
-				for _, threads := range []int{2, 3, 7} {
-					if e := firstDifference(one, run(threads)); e >= 0 {
-						t.Fatalf("%d threads differ from 1 thread at entry %d", threads, e)
+					one := run(1)
+					for _, threads := range []int{2, 3, 7} {
+						if e := firstDifference(one, run(threads)); e >= 0 {
+							t.Fatalf("%d threads differ from 1 thread at entry %d", threads, e)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

@@ -14,12 +14,14 @@ const (
 	kindSTE
 	kindTSTE
 	kindCKLX
+	kindGNMDSX
 )
 
 // lossFunc is a method's per-triplet loss with its hyper-parameter.
 type lossFunc struct {
 	kind kind
-	// param is the SOE margin, the t-STE degrees of freedom α or the CKL-x μ.
+	// param is the SOE or GNMDS-x margin, the t-STE degrees of freedom α
+	// or the CKL-x μ.
 	param float64
 }
 
@@ -52,9 +54,15 @@ func (l lossFunc) coefficients(dist, coef []float32) float64 {
 			total += v
 			coef[t], coef[t+1] = float32(2*a), float32(2*b)
 		}
-	default:
+	case kindCKLX:
 		for t := 0; t+1 < len(dist); t += 2 {
 			v, a, b := ckLXTerms(float64(dist[t]), float64(dist[t+1]), l.param)
+			total += v
+			coef[t], coef[t+1] = float32(2*a), float32(2*b)
+		}
+	default:
+		for t := 0; t+1 < len(dist); t += 2 {
+			v, a, b := gnmdsXTerms(float64(dist[t]), float64(dist[t+1]), l.param)
 			total += v
 			coef[t], coef[t+1] = float32(2*a), float32(2*b)
 		}
@@ -65,7 +73,7 @@ func (l lossFunc) coefficients(dist, coef []float32) float64 {
 // The per-method functions return the loss ℓ of one triplet (i, j, k) and
 // its partial derivatives with respect to the squared distances
 // dij = ‖xᵢ−xⱼ‖² and dik = ‖xᵢ−xₖ‖²: each method's negative log-likelihood
-// (STE, t-STE, CKL-x) or hinge (SOE), as in paper section 2.
+// (STE, t-STE, CKL-x) or hinge (SOE, GNMDS-x), as in paper section 2.
 
 // soeTerms: ℓ = max(0, margin + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖) on distances, not their
 // squares. ∂‖·‖/∂d = 1/(2‖·‖); at a zero distance the hinge's subgradient 0
@@ -110,6 +118,20 @@ func ckLXTerms(dij, dik, mu float64) (loss, gij, gik float64) {
 	den := 2*mu + dij + dik
 	num := mu + dik
 	return math.Log(den) - math.Log(num), 1 / den, 1/den - 1/num
+}
+
+// gnmdsXTerms: GNMDS's hinge on squared distances, ℓ = max(0, margin + dij − dik),
+// optimised over X (paper section 2 writes GNMDS's objective so). Its
+// trace term λ·tr(K) = λ‖X‖²_F is not per triplet: the kernel adds it
+// (kernel.ridge).
+func gnmdsXTerms(dij, dik, margin float64) (loss, gij, gik float64) {
+	h := margin + dij - dik
+	// A NaN h (distances overflowed to Inf) passes on into the loss, where
+	// Fit reports the divergence.
+	if h <= 0 {
+		return 0, 0, 0
+	}
+	return h, 1, -1
 }
 
 // sigmoid(z) = 1/(1 + e⁻ᶻ) without overflow.

@@ -16,6 +16,7 @@ var allLosses = []struct {
 	{"tste alpha 29", lossFunc{kindTSTE, 29}},
 	{"cklx", lossFunc{kindCKLX, DefaultMu}},
 	{"cklx mu 0.5", lossFunc{kindCKLX, 0.5}},
+	{"gnmdsx", lossFunc{kindGNMDSX, 1}},
 }
 
 // The partial derivatives that terms returns must match central differences
@@ -25,7 +26,8 @@ func TestTermsPartialsMatchFiniteDifferences(t *testing.T) {
 	for _, tc := range allLosses {
 		for _, pt := range points {
 			dij, dik := pt[0], pt[1]
-			if tc.loss.kind == kindSOE && math.Abs(tc.loss.param+math.Sqrt(dij)-math.Sqrt(dik)) < 1e-3 {
+			if tc.loss.kind == kindSOE && math.Abs(tc.loss.param+math.Sqrt(dij)-math.Sqrt(dik)) < 1e-3 ||
+				tc.loss.kind == kindGNMDSX && math.Abs(tc.loss.param+dij-dik) < 1e-3 {
 				continue // at the kink the derivative is one-sided
 			}
 			_, gij, gik := tc.loss.terms(dij, dik)
@@ -49,8 +51,10 @@ func (l lossFunc) terms(dij, dik float64) (loss, gij, gik float64) {
 		return steTerms(dij, dik)
 	case kindTSTE:
 		return tsteTerms(dij, dik, l.param)
-	default:
+	case kindCKLX:
 		return ckLXTerms(dij, dik, l.param)
+	default:
+		return gnmdsXTerms(dij, dik, l.param)
 	}
 }
 
@@ -98,6 +102,8 @@ func TestTermsMatchPaperFormulas(t *testing.T) {
 		{"ste", lossFunc{kind: kindSTE}, -math.Log(math.Exp(-dij) / (math.Exp(-dij) + math.Exp(-dik)))},
 		{"tste", lossFunc{kindTSTE, alpha}, -math.Log(kt(dij) / (kt(dij) + kt(dik)))},
 		{"cklx", lossFunc{kindCKLX, mu}, -math.Log((mu + dik) / (2*mu + dik + dij))},
+		{"gnmdsx inactive", lossFunc{kindGNMDSX, 1}, math.Max(0, 1+dij-dik)},
+		{"gnmdsx active", lossFunc{kindGNMDSX, 1.5}, math.Max(0, 1.5+dij-dik)},
 	}
 	for _, tc := range tests {
 		if got := lossAt(tc.loss, dij, dik); !close(got, tc.want, 1e-12) {

@@ -57,12 +57,24 @@ type CKLX struct {
 	Mu float64
 }
 
-// The four methods implement embed.Algorithm with pointer receivers.
+// GNMDSX is GNMDS's objective optimised over X directly, as CKL-x is CKL's
+// (the paper names that one CKL-x; this is GNMDS-x): minimise
+// Σ max(0, 1 + dᵢⱼ − dᵢₖ) + λ‖X‖²_F, d the squared distances, the form in
+// which paper section 2 writes GNMDS's objective (tr(K) = ‖X‖²_F for
+// K = XXᵀ). van der Maaten's gnmds_x and cblearn's GNMDS minimise the same
+// over X; lib/gram's GNMDS takes projected steps on K instead.
+type GNMDSX struct {
+	// Lambda is the trace regulariser λ ≥ 0 (GNMDS's in the paper: 0).
+	Lambda float64
+}
+
+// The five methods implement embed.Algorithm with pointer receivers.
 var (
 	_ embed.Algorithm = (*SOE)(nil)
 	_ embed.Algorithm = (*STE)(nil)
 	_ embed.Algorithm = (*TSTE)(nil)
 	_ embed.Algorithm = (*CKLX)(nil)
+	_ embed.Algorithm = (*GNMDSX)(nil)
 )
 
 // Name returns "soe".
@@ -76,6 +88,9 @@ func (*TSTE) Name() string { return "tste" }
 
 // Name returns "cklx".
 func (*CKLX) Name() string { return "cklx" }
+
+// Name returns "gnmdsx".
+func (*GNMDSX) Name() string { return "gnmdsx" }
 
 // Fit embeds p.Train in p.Dim dimensions. On cancellation it returns the
 // embedding so far (StopReason canceled) together with the context's error.
@@ -98,7 +113,12 @@ func (c *CKLX) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 	return fitWith(ctx, c, p, opt)
 }
 
-// method is implemented by the four algorithms: resolve validates their
+// Fit embeds p.Train in p.Dim dimensions; see SOE.Fit.
+func (g *GNMDSX) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	return fitWith(ctx, g, p, opt)
+}
+
+// method is implemented by the five algorithms: resolve validates their
 // hyper-parameters and resolves their defaults for a run in dim dimensions.
 // Fit and the registry's factories (dim 0: only validating) both call it.
 type method interface {
@@ -145,6 +165,16 @@ func (c *CKLX) resolve(int) (run, error) {
 	return run{name: "cklx", loss: lossFunc{kindCKLX, mu}, initScale: 0.1}, nil
 }
 
+// gnmdsMargin is GNMDS's margin: 1, as in its objective (paper section 2).
+const gnmdsMargin = 1
+
+func (g *GNMDSX) resolve(int) (run, error) {
+	if err := param.NonNegative("gnmdsx", "lambda", g.Lambda); err != nil {
+		return run{}, err
+	}
+	return run{name: "gnmdsx", loss: lossFunc{kindGNMDSX, gnmdsMargin}, ridge: g.Lambda, initScale: 1}, nil
+}
+
 // checked returns m once its parameters resolve: the registry's factories.
 func checked(m method) (embed.Algorithm, error) {
 	if _, err := m.resolve(0); err != nil {
@@ -153,12 +183,16 @@ func checked(m method) (embed.Algorithm, error) {
 	return m, nil
 }
 
-// gpuBackends are the backends besides cpu that the four methods run on.
+// gpuBackends are the backends besides cpu that the five methods run on.
 var gpuBackends = map[embed.Backend]func() error{embed.BackendCUDA: cuda.Available}
+
+// optimizers are the optimisers of the five methods, the paper's Adam
+// first (the default).
+var optimizers = []embed.Optimizer{embed.OptimizerAdam, embed.OptimizerLBFGS}
 
 func init() {
 	embed.Register(embed.Info{
-		Name: "soe", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"margin": DefaultMargin},
+		Name: "soe", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"margin": DefaultMargin},
 		ParamDocs: map[string]string{"margin": "margin δ > 0 of the hinge max(0, δ + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖)"},
 		Doc:       "Soft Ordinal Embedding: hinge on distances, Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
@@ -166,12 +200,12 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "ste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{},
+		Name: "ste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{},
 		Doc: "Stochastic Triplet Embedding (Gaussian kernel), Adam",
 		New: func(embed.Params) (embed.Algorithm, error) { return checked(&STE{}) },
 	})
 	embed.Register(embed.Info{
-		Name: "tste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"alpha": 0},
+		Name: "tste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"alpha": 0},
 		ParamDocs: map[string]string{"alpha": "degrees of freedom α > 0 of the Student-t kernel (0: d−1, at least 1)"},
 		Doc:       "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
@@ -179,11 +213,19 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "cklx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Params: embed.Params{"mu": DefaultMu},
+		Name: "cklx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"mu": DefaultMu},
 		ParamDocs: map[string]string{"mu": "μ > 0 added to the squared distances of the CKL probability (μ + d²ᵢₖ)/(2μ + d²ᵢⱼ + d²ᵢₖ)"},
 		Doc:       "Crowd Kernel Learning probabilities optimised over X (CKL-x), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
 			return checked(&CKLX{Mu: p.Get("mu", DefaultMu)})
+		},
+	})
+	embed.Register(embed.Info{
+		Name: "gnmdsx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"lambda": 0},
+		ParamDocs: map[string]string{"lambda": "trace regulariser λ ≥ 0 of λ‖X‖²_F = λ·tr(K) (GNMDS's in the paper: 0)"},
+		Doc:       "GNMDS's hinge on squared distances optimised over X (GNMDS-x), Adam; the factored GNMDS to use on real data",
+		New: func(p embed.Params) (embed.Algorithm, error) {
+			return checked(&GNMDSX{Lambda: p.Get("lambda", 0)})
 		},
 	})
 }

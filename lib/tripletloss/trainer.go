@@ -32,12 +32,14 @@ type cpuTrainer struct {
 }
 
 // newCPUTrainer starts from the n×d embedding x0 on the triplets idx, with
-// the stopping rule's subset at positions sel (nil: all of idx).
-func newCPUTrainer(loss lossFunc, x0 []float32, n, d, threads int, lr float64, idx, sel []int32) (*cpuTrainer, error) {
+// the ridge term λ‖X‖² and the stopping rule's subset at positions sel
+// (nil: all of idx).
+func newCPUTrainer(loss lossFunc, ridge float64, x0 []float32, n, d, threads int, lr float64, idx, sel []int32) (*cpuTrainer, error) {
 	k, err := newKernel(loss, x0, n, d, threads, lr)
 	if err != nil {
 		return nil, err
 	}
+	k.ridge = ridge
 	return &cpuTrainer{k: k, idx: idx, subset: subsetTriplets(idx, sel)}, nil
 }
 
@@ -55,6 +57,36 @@ func subsetTriplets(idx, sel []int32) []int32 {
 }
 
 func (c *cpuTrainer) step(from, to int) (float64, error) { return c.k.step(c.idx[3*from : 3*to]) }
+
+// lossGrad returns the loss over all training triplets at the n×d
+// embedding x (row-major, float64; evaluated at its float32 rounding) and
+// sets grad to its gradient: the objective of L-BFGS. The trainer's
+// embedding becomes x.
+func (c *cpuTrainer) lossGrad(grad, x []float64) float64 {
+	c.setEmbedding(x)
+	k := c.k
+	loss := k.lossGrad(c.idx)
+	for i := 0; i < k.n; i++ {
+		row := k.g[i*k.stride : i*k.stride+k.d]
+		for col, v := range row {
+			grad[i*k.d+col] = float64(v)
+		}
+		clear(row)
+	}
+	return loss
+}
+
+// setEmbedding sets the embedding to the n×d row-major x, rounded to
+// float32.
+func (c *cpuTrainer) setEmbedding(x []float64) {
+	k := c.k
+	for i := 0; i < k.n; i++ {
+		row := k.x[i*k.stride : i*k.stride+k.d]
+		for col := range row {
+			row[col] = float32(x[i*k.d+col])
+		}
+	}
+}
 
 func (c *cpuTrainer) subsetError() (float64, error) { return c.k.tripletError(c.subset), nil }
 
