@@ -118,7 +118,7 @@ func TestConventions(t *testing.T) {
 		{"bad flag: one line and --help", []string{"embed", "--bogus"}, nil, "oerun embed: flag provided but not defined: -bogus\nsee oerun embed --help\n", 1},
 		{"bad flag value", []string{"triplets", "--n", "many"}, nil, "oerun triplets: invalid value \"many\" for flag -n: parse error\nsee oerun triplets --help\n", 1},
 		{"no doubled prefix", []string{"embed", "--algorithm", "nope", "--triplets", "t.csv", "--out", "e.csv"}, nil,
-			"oerun embed: unknown algorithm \"nope\" (known: ckl, cklx, forte, gnmds, lloe, loe, oenn, soe, ste, tste)\n", 1},
+			"oerun embed: unknown algorithm \"nope\" (known: ckl, cklx, forte, gnmds, gnmdsx, lloe, loe, oenn, soe, ste, tste)\n", 1},
 		// Flags before the script reach oerun run (which then finds no such script).
 		{"flags before the script", []string{"--profile", "smoke", "--quiet", "nosuch/x.go"}, nil, "oerun run: stat nosuch/x.go: no such file or directory\n", 1},
 		{"flags after the script", []string{"nosuch/x.go", "--profile", "smoke"}, nil, "oerun run: stat nosuch/x.go: no such file or directory\n", 1},

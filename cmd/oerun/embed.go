@@ -65,6 +65,7 @@ type embedFlags struct {
 	src                               *sourceFlags
 	algorithm, tripletPath, out, test string
 	backend, extendModel, saveModel   string
+	optimizer                         string
 	dim, epochs, batch, threads       int
 	seed                              uint64
 	lr                                float64
@@ -94,6 +95,8 @@ func newEmbedFlags() *embedFlags {
 	fs.IntVar(&f.threads, "threads", 0, "worker threads (0: all cores)")
 	fs.StringVar(&f.backend, "backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx, oenn on an NVIDIA GPU, in a binary built by make cuda) "+
 		"or auto (cuda where the method and this binary and machine support it, else cpu)")
+	fs.StringVar(&f.optimizer, "optimizer", "", "adam (batches, the paper's) or lbfgs (full batch, CPU only; one iteration is an epoch): "+
+		"soe, ste, tste, cklx, gnmdsx take both (empty: the method's default, adam; oerun algorithms lists each method's)")
 	fs.BoolVar(&f.noStop, "no-stop", false, "run all --epochs, ignoring the stopping rule")
 	fs.StringVar(&f.extendModel, "extend", "", "OENN model file: embed the new items of --triplets with the out-of-sample extension")
 	fs.StringVar(&f.saveModel, "save-model", "", "with --algorithm oenn: save the trained network here (for --extend)")
@@ -147,6 +150,7 @@ func (f *embedFlags) check() error {
 type embedSummary struct {
 	Algorithm       string   `json:"algorithm"`
 	Backend         string   `json:"backend"`
+	Optimizer       string   `json:"optimizer,omitempty"`
 	Source          string   `json:"source"`
 	Items           int      `json:"items"`
 	Dim             int      `json:"dim"`
@@ -193,11 +197,19 @@ func embedCommand(args []string) error {
 	case info.Active && (set(f.fs, "lambda") || set(f.fs, "count")):
 		return usageErrorf("%s is an active method: how many queries it asks is its own (e.g. --param multiplier=2), not --lambda or --count", info.Name)
 	}
-	// Resolved and checked before anything is read, so that a backend that
-	// cannot run fails at once, saying why.
-	be, err := info.ResolveBackend(f.backend)
+	// Resolved and checked before anything is read, so that an optimiser or
+	// a backend that cannot run fails at once, saying why.
+	optimizer, err := info.ResolveOptimizer(f.optimizer)
 	if err != nil {
 		return err
+	}
+	be, err := info.ResolveBackendFor(f.backend, optimizer)
+	if err != nil {
+		return err
+	}
+	if requested, _ := embed.ParseBackend(f.backend); requested == embed.BackendAuto && optimizer.CPUOnly() &&
+		info.Backends[embed.BackendCUDA] != nil && !quiet(f.fs) {
+		fmt.Fprintf(os.Stderr, "oerun embed: --backend auto: %s runs on the CPU only, so %s runs on cpu\n", optimizer, info.Name)
 	}
 	if err := info.Available(be); err != nil {
 		return err
@@ -231,7 +243,8 @@ func embedCommand(args []string) error {
 		}
 	}
 
-	opt := embed.Options{Seed: f.seed, MaxEpochs: f.epochs, LearningRate: f.lr, BatchSize: f.batch, Threads: f.threads, Backend: be}
+	opt := embed.Options{Seed: f.seed, MaxEpochs: f.epochs, LearningRate: f.lr, BatchSize: f.batch, Threads: f.threads, Backend: be,
+		Optimizer: optimizer}
 	if f.noStop {
 		opt.Stop = embed.DefaultStopRule()
 		opt.Stop.Disabled = true
@@ -276,7 +289,7 @@ func embedCommand(args []string) error {
 	}
 
 	rows, _ := res.Embedding.Dims()
-	sum := embedSummary{Algorithm: info.Name, Backend: be.String(), Source: source, Items: rows, Dim: f.dim, Queries: res.Queries,
+	sum := embedSummary{Algorithm: info.Name, Backend: be.String(), Optimizer: optimizer.String(), Source: source, Items: rows, Dim: f.dim, Queries: res.Queries,
 		Epochs: res.Epochs, StopReason: res.StopReason.String(), FitSeconds: res.Elapsed.Seconds(), ConvergeSeconds: res.TimeToConverge.Seconds(), Out: f.out}
 	if prob.Train != nil {
 		sum.Triplets = prob.Train.Len()

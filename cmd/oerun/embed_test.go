@@ -62,7 +62,7 @@ func TestEmbedCommand(t *testing.T) {
 	dir := t.TempDir()
 	trips := writeTriplets(t, dir, "t.csv", 40, 2000)
 	for _, tc := range []struct{ alg, out string }{
-		{"soe", "e.csv"}, {"ste", "e.npy"}, {"tste", "tste.csv"}, {"cklx", "c.npy"},
+		{"soe", "e.csv"}, {"ste", "e.npy"}, {"tste", "tste.csv"}, {"cklx", "c.npy"}, {"gnmdsx", "g.csv"},
 	} {
 		out := filepath.Join(dir, tc.out)
 		stdout, stderr, code := cli(t, "embed", "--algorithm", tc.alg, "--dim", "2", "--triplets", trips,
@@ -202,7 +202,32 @@ func TestEmbedCommandRejectsBadInput(t *testing.T) {
 		{"unknown dataset", []string{"embed", "--dataset", "nosuchset", "--out", "e.csv"}, `unknown dataset "nosuchset"`, false},
 		{"unknown backend", with("--backend", "tpu"), `unknown backend "tpu"`, false},
 		{"cuda for a CPU-only method", with("--algorithm", "gnmds", "--backend", "cuda"), "gnmds is not supported on cuda", false},
+		{"unknown optimizer names the valid ones", with("--optimizer", "sgd"), `unknown optimizer "sgd", want adam or lbfgs`, false},
+		{"optimizer the method lacks", with("--algorithm", "gnmds", "--optimizer", "lbfgs"), `gnmds has no optimizer "lbfgs", want adam`, false},
+		{"L-BFGS on cuda", with("--optimizer", "lbfgs", "--backend", "cuda"), "soe with optimizer lbfgs is not supported on cuda (lbfgs runs on the CPU only", false},
+		{"L-BFGS with a batch size", with("--optimizer", "lbfgs", "--batch", "100"), "soe: L-BFGS takes no learning rate or batch size", false},
 	})
+}
+
+// --optimizer lbfgs fits on the full batch on the CPU; --json says so;
+// --backend auto says that it runs on the CPU.
+func TestEmbedCommandLBFGS(t *testing.T) {
+	dir := t.TempDir()
+	trips := writeTriplets(t, dir, "t.csv", 40, 2000)
+	out := filepath.Join(dir, "e.npy")
+	stdout, stderr, code := cli(t, "embed", "--algorithm", "cklx", "--optimizer", "LBFGS", "--dim", "2", "--triplets", trips,
+		"--out", out, "--epochs", "30", "--json", "--backend", "auto")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var sum embedSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.Optimizer != "lbfgs" || sum.Backend != "cpu" || sum.Epochs > 30 {
+		t.Errorf("summary %+v (%v), want lbfgs on cpu in ≤ 30 epochs", sum, err)
+	}
+	if !strings.Contains(stderr, "--backend auto: lbfgs runs on the CPU only, so cklx runs on cpu") {
+		t.Errorf("stderr %q does not say why auto runs on the CPU", stderr)
+	}
+	readEmbedding(t, out, 40, 2)
 }
 
 // TestEmbedCommandBackends: where CUDA cannot run, --backend cuda fails

@@ -137,10 +137,6 @@ func (f *sourceFlags) tripletCount(n, d int) (int, string) {
 	return triplets.Count(f.lambda, n, d), fmt.Sprintf("⌈λ·n·d·log₂ n⌉ with λ=%g, n=%d, d=%d", f.lambda, n, d)
 }
 
-// testSeed is the seed of the test triplets drawn with seed: a stream of
-// its own, so that they are fresh triplets, not the training ones again.
-func testSeed(seed uint64) uint64 { return seed ^ 0x7e57_0000_0000_0000 }
-
 // Extensions of the files commands write.
 var (
 	matrixExts  = []string{".csv", ".txt", ".npy"} // embeddings, points (lib/embed)

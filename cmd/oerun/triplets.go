@@ -93,7 +93,7 @@ func tripletsCommand(args []string) error {
 	}
 	outs := []output{{*out, func() error { return triplets.WriteFile(*out, s) }}}
 	if *testCount > 0 {
-		test, err := triplets.Random(it.x, *testCount, triplets.Noise{}, testSeed(*seed), *threads)
+		test, err := triplets.Random(it.x, *testCount, triplets.Noise{}, triplets.HeldOutSeed(*seed), *threads)
 		if err != nil {
 			return fmt.Errorf("%s: %w", it.name, err)
 		}

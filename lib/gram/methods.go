@@ -94,6 +94,9 @@ func (c *CKL) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*emb
 // (default 10⁶) each; every batch makes one Adam step on the entries of K it
 // touches, followed by the projection.
 func fitAdam(ctx context.Context, method string, obj objective, defLR float64, p embed.Problem, opt embed.Options) (*embed.Result, error) {
+	if _, err := opt.OptimizerFor(method, embed.OptimizerAdam); err != nil {
+		return nil, err
+	}
 	lr, err := opt.LR(defLR)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
@@ -186,6 +189,9 @@ func (f *FORTE) check() error {
 // Fit embeds the problem's items.
 func (f *FORTE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	if err := f.check(); err != nil {
+		return nil, err
+	}
+	if _, err := opt.OptimizerFor("forte"); err != nil {
 		return nil, err
 	}
 	alpha, err := opt.LR(forteStep)
@@ -293,7 +299,7 @@ const paperMaxItems = 10000
 
 func init() {
 	embed.Register(embed.Info{
-		Name: "gnmds", Version: version,
+		Name: "gnmds", Version: version, Factored: "gnmdsx", Optimizers: []embed.Optimizer{embed.OptimizerAdam},
 		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params:    embed.Params{"lambda": 0},
 		ParamDocs: map[string]string{"lambda": "trace regulariser λ ≥ 0 of the Gram matrix (paper: 0)"},
@@ -303,7 +309,7 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "ckl", Version: version,
+		Name: "ckl", Version: version, Factored: "cklx", Optimizers: []embed.Optimizer{embed.OptimizerAdam},
 		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params: embed.Params{"mu": cklMu, "lambda": 0},
 		ParamDocs: map[string]string{
@@ -316,7 +322,7 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "forte", Version: version,
+		Name: "forte", Version: version, Factored: "ste",
 		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
 		Params: embed.Params{"rho": forteRho, "c1": forteC1},
 		ParamDocs: map[string]string{

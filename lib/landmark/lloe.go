@@ -209,6 +209,9 @@ func (l *LLOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 	if err := opt.RequireCPU("lloe"); err != nil {
 		return nil, err
 	}
+	if _, err := opt.OptimizerFor("lloe"); err != nil {
+		return nil, err
+	}
 	if err := p.Check(false); err != nil {
 		return nil, fmt.Errorf("lloe: %w", err)
 	}

@@ -142,6 +142,9 @@ func (l *LOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*emb
 	if err := opt.RequireCPU("loe"); err != nil {
 		return nil, err
 	}
+	if _, err := opt.OptimizerFor("loe"); err != nil {
+		return nil, err
+	}
 	if err := p.Check(false); err != nil {
 		return nil, fmt.Errorf("loe: %w", err)
 	}

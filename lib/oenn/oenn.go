@@ -85,7 +85,7 @@ func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 
 func init() {
 	embed.Register(embed.Info{
-		Name: "oenn", Family: embed.FamilyNeural,
+		Name: "oenn", Family: embed.FamilyNeural, Optimizers: []embed.Optimizer{embed.OptimizerAdam},
 		// Version 2: the packed matrix products (gemm.go) sum in a different
 		// order than version 1's axpy loops, so float32 results differ. The
 		// cuda backend left CPU results unchanged. Version 3: AMSGrad is

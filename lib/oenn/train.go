@@ -65,6 +65,9 @@ type trainer struct {
 // run trains t.net and returns the embedding of all set.N items.
 func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, error) {
 	start := time.Now()
+	if _, err := opt.OptimizerFor(t.method, embed.OptimizerAdam); err != nil {
+		return nil, err
+	}
 	lr, err := opt.LR(DefaultLearningRate)
 	if err != nil {
 		return nil, err

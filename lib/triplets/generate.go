@@ -27,6 +27,11 @@ const chunkSize = 1 << 16
 // inside L2.
 const batchSize = 32
 
+// HeldOutSeed is the seed of the test (held-out) triplets that go with training triplets
+// drawn with seed (oerun triplets --test-count): a stream of its own, so
+// that they are fresh triplets, not the training ones again.
+func HeldOutSeed(seed uint64) uint64 { return seed ^ 0x7e57_0000_0000_0000 }
+
 // Random draws m triplets from the rows of x as the paper does: sample i, j, k
 // uniformly (distinct), compare ‖xᵢ−xⱼ‖ with ‖xᵢ−xₖ‖ (under noise, if any), and
 // store the triplet in the order that makes i closer to j. Generation runs on

@@ -48,6 +48,18 @@ func Algorithms(families ...Family) []string {
 	return out
 }
 
+// Factored returns the method that minimises a Gram-matrix method's
+// objective over the embedding X (lib/embed's Info.Factored: cklx for ckl,
+// gnmdsx for gnmds, ste for forte), or "" for a method that has none or is
+// not registered in this build.
+func Factored(algorithm string) string {
+	info, err := embed.Lookup(algorithm)
+	if err != nil {
+		return ""
+	}
+	return info.Factored
+}
+
 // PassiveAlgorithms returns the paper's methods that learn from a fixed
 // set of triplets (all but the active LOE and LLOE), in Table 3's order.
 func PassiveAlgorithms() []string {

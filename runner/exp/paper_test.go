@@ -33,10 +33,22 @@ func TestAlgorithms(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, tc.got, tc.want)
 		}
 	}
-	// Every registered method is one of the paper's, once.
-	sorted := slices.Sorted(slices.Values(Algorithms()))
+	// Every registered method is one of the paper's or the factored form of
+	// a Gram-matrix method, once.
+	all := Algorithms()
+	for _, a := range Algorithms(FamilyGram) {
+		if f := Factored(a); f == "" {
+			t.Errorf("%s has no factored form", a)
+		} else if !slices.Contains(all, f) {
+			all = append(all, f)
+		}
+	}
+	sorted := slices.Sorted(slices.Values(all))
 	if names := embed.Names(); !reflect.DeepEqual(sorted, names) {
-		t.Errorf("the paper's methods %v, the registry's %v", sorted, names)
+		t.Errorf("the paper's methods and factored forms %v, the registry's %v", sorted, names)
+	}
+	if got := [4]string{Factored("ckl"), Factored("gnmds"), Factored("forte"), Factored("soe")}; got != [4]string{"cklx", "gnmdsx", "ste", ""} {
+		t.Errorf("factored forms of ckl, gnmds, forte, soe: %q", got)
 	}
 }
 

@@ -120,12 +120,13 @@ func Label(metric string) string {
 var countMetrics = []string{Epochs, Triplets, Queries, Items, ExtensionEpochs, ExtensionItems, ExtensionTriplets}
 
 // Fields by which results are grouped, filtered and plotted.
-var fieldNames = []string{"dataset", "algorithm", "n", "dim", "lambda", "noise", "noise_level", "data_dim", "pca", "max_epochs", "rep", "backend", "params"}
+var fieldNames = []string{"dataset", "algorithm", "n", "dim", "lambda", "noise", "noise_level", "data_dim", "pca", "max_epochs", "rep", "backend", "optimizer", "params"}
 
 // Field returns a setting of the run as text: "dataset" (the declared name,
 // with the stand-in in parentheses when one was used), "algorithm", "n",
 // "dim", "lambda", "noise", "noise_level", "data_dim", "pca", "max_epochs",
-// "rep", "backend" or "params". An unknown field panics.
+// "rep", "backend", "optimizer" ("default" when the method's own) or
+// "params". An unknown field panics.
 func (r Result) Field(name string) string {
 	run := r.Run
 	switch name {
@@ -166,6 +167,11 @@ func (r Result) Field(name string) string {
 			return "cpu"
 		}
 		return run.Backend
+	case "optimizer":
+		if run.Optimizer == "" {
+			return "default"
+		}
+		return run.Optimizer
 	case "params":
 		keys := make([]string, 0, len(run.Params))
 		for k := range run.Params {

@@ -77,6 +77,10 @@ type Run struct {
 	Rep  int    `json:"rep,omitempty"`
 	// Backend is "cpu" (default) or "gpu".
 	Backend string `json:"backend,omitempty"`
+	// Optimizer is the fit's optimiser, one the algorithm takes (oerun
+	// algorithms lists them): "" for its default (Adam, or its own),
+	// "lbfgs" for L-BFGS on the full batch.
+	Optimizer string `json:"optimizer,omitempty"`
 	// KeepEmbedding says what the store keeps of the run's embedding
 	// besides its metrics and the train error at the stopping rule's checks:
 	// nothing (KeepNone); the 2-D view that the figures drawing it
@@ -132,6 +136,7 @@ func (r Run) config(dataset string) job.Config {
 		Dataset: dataset, N: r.N, DataDim: r.DataDim, PCA: r.PCA, Lambda: r.Lambda,
 		Noise: string(r.Noise), NoiseLevel: r.NoiseLevel, Algorithm: r.Algorithm, Params: r.Params, Dim: r.Dim,
 		MaxEpochs: r.MaxEpochs, LearningRate: r.LearningRate, BatchSize: r.BatchSize, NoStop: r.NoStop, Seed: r.Seed, Rep: r.Rep, Backend: r.Backend,
+		Optimizer: r.Optimizer,
 	}
 	if c.Lambda == 0 {
 		c.Lambda = DefaultLambda

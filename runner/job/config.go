@@ -76,6 +76,11 @@ type Config struct {
 	Rep  int    `json:"rep"`
 	// Backend is CPU (default), CUDA ("gpu" is an alias) or "auto".
 	Backend string `json:"backend"`
+	// Optimizer is the optimiser of the fit: one of the algorithm's
+	// (embed.Info.Optimizers), "" meaning its default. Normalize writes its
+	// default as "", so that a run that leaves it empty, or names the
+	// default, keeps the cache key it had before the field existed.
+	Optimizer string `json:"optimizer,omitempty"`
 }
 
 // Canonical is a config in normal form with its cache key.
@@ -112,7 +117,12 @@ func (c Config) Normalize() (Canonical, error) {
 	if err != nil {
 		return Canonical{}, err
 	}
-	backend, err := info.ResolveBackend(c.Backend)
+	optimizer, err := info.ResolveOptimizer(c.Optimizer)
+	if err != nil {
+		return Canonical{}, fmt.Errorf("job: %w", err)
+	}
+	c.Optimizer = string(optimizer)
+	backend, err := info.ResolveBackendFor(c.Backend, optimizer)
 	if err != nil {
 		return Canonical{}, fmt.Errorf("job: %w", err)
 	}
@@ -222,6 +232,9 @@ func (c Config) canonicalJSON() []byte {
 	}
 	if c.NoStop {
 		fields["no_stop"] = true
+	}
+	if c.Optimizer != "" {
+		fields["optimizer"] = c.Optimizer
 	}
 	var b bytes.Buffer
 	writeCanonical(&b, fields)

@@ -17,7 +17,8 @@ var errNoDevice = errors.New("test: no CUDA device")
 func init() {
 	notRunnable := func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }
 	embed.Register(embed.Info{Name: "jobfake", Version: 2, Params: embed.Params{"mu": 0.1, "rho": 2}, New: notRunnable,
-		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error { return errNoDevice }}})
+		Backends:   map[embed.Backend]func() error{embed.BackendCUDA: func() error { return errNoDevice }},
+		Optimizers: []embed.Optimizer{embed.OptimizerAdam, embed.OptimizerLBFGS}})
 	embed.Register(embed.Info{Name: "jobgpu", Version: 1, Params: embed.Params{}, New: notRunnable,
 		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error { return nil }}})
 	embed.Register(embed.Info{Name: "jobcpu", Version: 1, Params: embed.Params{}, New: notRunnable})
@@ -126,6 +127,62 @@ func TestNoStop(t *testing.T) {
 	}
 }
 
+// TestOptimizer checks that a config leaving Optimizer unset, or naming the
+// method's default, keeps the key it had before the field existed
+// (TestCPUKeyUnchanged's), that another optimiser is in the canonical JSON
+// and the key, and the errors: an optimiser the method lacks, an unknown
+// one, and L-BFGS on cuda (auto goes to the CPU).
+func TestOptimizer(t *testing.T) {
+	const before = "ab182a7759574c7291d73d9894eadbb5e13a1c206a2e5341b9d369c41cde37f1"
+	tests := []struct {
+		name, algorithm, optimizer, backend string
+		want                                string // canonical optimiser, or "error: " and part of the message
+		sameKey                             bool
+	}{
+		{"unset", "jobfake", "", "", "", true},
+		{"the default named", "jobfake", " Adam", "", "", true},
+		{"L-BFGS", "jobfake", "lbfgs", "", "lbfgs", false},
+		{"L-BFGS, auto goes to the CPU", "jobfake", "lbfgs", "auto", "lbfgs", false},
+		{"L-BFGS on cuda", "jobfake", "lbfgs", "cuda", "error: CPU only", false},
+		{"an optimiser the method lacks", "jobcpu", "adam", "", `error: jobcpu has no optimizer "adam"`, false},
+		{"unknown", "jobfake", "sgd", "", `error: unknown optimizer "sgd", want adam or lbfgs`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base()
+			c.Algorithm, c.Optimizer, c.Backend = tc.algorithm, tc.optimizer, tc.backend
+			n, ok := normalizeOrError(t, c, tc.want)
+			if !ok {
+				return
+			}
+			if n.Config.Optimizer != tc.want || n.Config.Backend != "cpu" {
+				t.Errorf("optimizer %q, backend %q normalised to %q, %q; want %q on cpu", tc.optimizer, tc.backend, n.Config.Optimizer, n.Config.Backend, tc.want)
+			}
+			if (n.Key == before) != tc.sameKey || strings.Contains(string(n.JSON), `"optimizer"`) == tc.sameKey {
+				t.Errorf("key %s, JSON %s; same key as before the field wanted: %v", n.Key, n.JSON, tc.sameKey)
+			}
+		})
+	}
+}
+
+// normalizeOrError normalises c. When want is "error: " and part of a
+// message it checks that Normalize fails with it and returns false;
+// otherwise that Normalize succeeds.
+func normalizeOrError(t *testing.T, c Config, want string) (Canonical, bool) {
+	t.Helper()
+	n, err := c.Normalize()
+	if msg, ok := strings.CutPrefix(want, "error: "); ok {
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Fatalf("error = %v, want it to contain %q", err, msg)
+		}
+		return n, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, true
+}
+
 // TestLateParams checks that a parameter added after runs were cached
 // (embed.Info.LateParams) keeps their keys at its default and enters the key
 // when set to anything else.
@@ -180,15 +237,9 @@ func TestBackendNormalisation(t *testing.T) {
 		t.Run(tc.algorithm+"/"+tc.backend, func(t *testing.T) {
 			c := base()
 			c.Algorithm, c.Backend, c.Params = tc.algorithm, tc.backend, nil
-			n, err := c.Normalize()
-			if want, ok := strings.CutPrefix(tc.want, "error: "); ok {
-				if err == nil || !strings.Contains(err.Error(), want) {
-					t.Fatalf("error = %v, want it to contain %q", err, want)
-				}
+			n, ok := normalizeOrError(t, c, tc.want)
+			if !ok {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if n.Config.Backend != tc.want || !strings.Contains(string(n.JSON), `"backend":"`+tc.want+`"`) {
 				t.Errorf("backend %q normalised to %q (%s), want %q", tc.backend, n.Config.Backend, n.JSON, tc.want)

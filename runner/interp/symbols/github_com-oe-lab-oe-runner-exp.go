@@ -29,6 +29,7 @@ func init() {
 		"ExtensionSeconds":      reflect.ValueOf(constant.MakeFromLiteral("\"extension_seconds\"", token.STRING, 0)),
 		"ExtensionTestError":    reflect.ValueOf(constant.MakeFromLiteral("\"extension_test_error\"", token.STRING, 0)),
 		"ExtensionTriplets":     reflect.ValueOf(constant.MakeFromLiteral("\"extension_triplets\"", token.STRING, 0)),
+		"Factored":              reflect.ValueOf(exp.Factored),
 		"Fail":                  reflect.ValueOf(exp.Fail),
 		"Failed":                reflect.ValueOf(constant.MakeFromLiteral("\"failed\"", token.STRING, 0)),
 		"FamilyEmbedding":       reflect.ValueOf(exp.FamilyEmbedding),

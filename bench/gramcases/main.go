@@ -1,0 +1,227 @@
+// Command gramcases fits methods on the cases of issue #21 where the
+// Gram-matrix methods went wrong, and prints a Markdown table of test error
+// and fit time, one row per case, method, optimiser and seed:
+//
+//   - gmm: n = 100 points of lib/datasets' gmm, d = 2, 200,000 training
+//     triplets with Bernoulli noise 0.15 and 10,000 noiseless test
+//     triplets, drawn as `oerun triplets --dataset gmm --n 100 --count
+//     200000 --noise bernoulli --level 0.15 --seed S --test-count 10000`
+//     draws them;
+//
+//   - char2: all of CHAR, d = 2, λ = 1, Bernoulli noise 0.1, 10,000 test
+//     triplets, likewise (`oerun triplets --dataset char --dim 2 --lambda 1
+//     --noise bernoulli --level 0.1 --seed S --test-count 10000`);
+//
+//   - material: the material similarity comparisons (Lagunas et al.) read
+//     from $OE_DATA/crowd/material, trained on every vote in its majority's
+//     orientation (the peers' 92,892 triplets, peers.tsv there) and scored
+//     by the dataset authors' majority test error: the fraction of the
+//     2,738 untied test queries whose majority answer (ref, a, b) the
+//     embedding violates, |ref−a| ≥ |ref−b| counting as violated.
+//
+//     OE_DATA=../shared/data go run ./bench/gramcases -cases gmm,char2,material \
+//     -methods gnmdsx,cklx,gnmds,ckl -optimizers adam,lbfgs -seeds 1,2,3
+//
+// A method "name:param=value" sets a parameter (e.g. cklx:mu=1e-6). A method
+// that does not take an optimiser is run with its own only (once). It stores
+// nothing; fit times are wall seconds on whatever else the machine runs.
+package main
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	_ "github.com/oe-lab/oe/lib/algorithms"
+	"github.com/oe-lab/oe/lib/datasets"
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/metrics"
+	"github.com/oe-lab/oe/lib/triplets"
+)
+
+// problem is one case at one seed: training and test triplets, d.
+type problem struct {
+	train, test *triplets.Set
+	dim         int
+}
+
+func main() {
+	cases := flag.String("cases", "gmm,char2,material", "comma-separated cases: gmm, char2, material")
+	methods := flag.String("methods", "gnmdsx,cklx,gnmds,ckl", "comma-separated methods, name or name:param=value[:param=value]")
+	optimizers := flag.String("optimizers", "adam,lbfgs", "comma-separated optimisers to try for each method that takes them")
+	seeds := flag.String("seeds", "1,2,3", "comma-separated seeds (data and triplets; the fit's seed is 1)")
+	threads := flag.Int("threads", 0, "threads per fit (0: all cores)")
+	flag.Parse()
+	fmt.Println("| case | seed | method | optimizer | test error | fit (s) | epochs (stop) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, c := range strings.Split(*cases, ",") {
+		for _, s := range strings.Split(*seeds, ",") {
+			seed, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				log.Fatalf("gramcases: seed %q: %v", s, err)
+			}
+			p, err := load(c, seed)
+			if err != nil {
+				log.Fatal(err)
+			}
+			for _, m := range strings.Split(*methods, ",") {
+				name, params, err := parseMethod(m)
+				if err != nil {
+					log.Fatal(err)
+				}
+				info, err := embed.Lookup(name)
+				if err != nil {
+					log.Fatal(err)
+				}
+				for _, o := range strings.Split(*optimizers, ",") {
+					opt := embed.Optimizer(o)
+					if !slices.Contains(info.Optimizers, opt) {
+						if o != strings.Split(*optimizers, ",")[0] {
+							continue // its own optimiser, run once
+						}
+						opt = ""
+					}
+					fit(c, seed, m, name, params, opt, p, *threads)
+				}
+			}
+			if c == "material" {
+				break // one data set: the seeds would repeat it
+			}
+		}
+	}
+}
+
+// fit runs one method and prints its row.
+func fit(c string, seed uint64, label, name string, params embed.Params, opt embed.Optimizer, p problem, threads int) {
+	alg, err := embed.New(name, params)
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := alg.Fit(context.Background(), embed.Problem{Dim: p.dim, Train: p.train},
+		embed.Options{Seed: 1, Threads: threads, Optimizer: opt})
+	shown := string(opt)
+	if shown == "" {
+		shown = "own"
+	}
+	if err != nil {
+		fmt.Printf("| %s | %d | %s | %s | failed: %v | | |\n", c, seed, label, shown, err)
+		return
+	}
+	fmt.Printf("| %s | %d | %s | %s | %.4f | %.2f | %d (%s) |\n", c, seed, label, shown,
+		metrics.TripletError(res.Embedding, p.test), res.Elapsed.Seconds(), res.Epochs, res.StopReason)
+}
+
+// parseMethod splits "name:p=v:q=w".
+func parseMethod(s string) (string, embed.Params, error) {
+	parts := strings.Split(s, ":")
+	params := embed.Params{}
+	for _, kv := range parts[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || err != nil {
+			return "", nil, fmt.Errorf("gramcases: method %q: want name:param=value", s)
+		}
+		params[k] = f
+	}
+	return parts[0], params, nil
+}
+
+// load builds a case at a seed.
+func load(c string, seed uint64) (problem, error) {
+	switch c {
+	case "gmm":
+		return drawn("gmm", 100, 2, 200_000, triplets.Noise{Model: triplets.Bernoulli, Level: 0.15}, seed)
+	case "char2":
+		return drawn("char", 0, 2, 0, triplets.Noise{Model: triplets.Bernoulli, Level: 0.1}, seed)
+	case "material":
+		return material()
+	}
+	return problem{}, fmt.Errorf("gramcases: unknown case %q (gmm, char2, material)", c)
+}
+
+// drawn draws m training triplets (0: λ = 1's count) with noise and 10,000
+// noiseless test triplets over n items of a dataset (0: all), as oerun
+// triplets does with --seed seed.
+func drawn(name string, n, dim, m int, noise triplets.Noise, seed uint64) (problem, error) {
+	ds, err := datasets.Load(name, datasets.Options{N: n, Seed: seed})
+	if err != nil {
+		return problem{}, err
+	}
+	items, _ := ds.X.Dims()
+	if m == 0 {
+		m = triplets.Count(1, items, dim)
+	}
+	train, err := triplets.Random(ds.X, m, noise, seed, 0)
+	if err != nil {
+		return problem{}, err
+	}
+	test, err := triplets.Random(ds.X, 10_000, triplets.Noise{}, triplets.HeldOutSeed(seed), 0)
+	if err != nil {
+		return problem{}, err
+	}
+	return problem{train: train, test: test, dim: dim}, nil
+}
+
+// answers is the part of the authors' answers_processed JSON read here.
+type answers struct {
+	Answers       [][3]int32 `json:"answers"`
+	Agreement     [][2]int   `json:"agreement"`
+	AnswersDiff   [][3]int32 `json:"answers_diff"`
+	AgreementDiff [][2]int   `json:"agreement_diff"`
+}
+
+// material reads the material comparisons: training triplets, every vote
+// in its majority's orientation (ForA + ForB copies of (ref, a, b)), and
+// test triplets, the untied test queries' majority answers.
+func material() (problem, error) {
+	dir := filepath.Join(os.Getenv("OE_DATA"), "crowd", "material")
+	names, err := os.ReadFile(filepath.Join(dir, "material_names.txt"))
+	if err != nil {
+		return problem{}, fmt.Errorf("gramcases: material needs OE_DATA: %w", err)
+	}
+	n := len(strings.Fields(string(names)))
+	train, test := &triplets.Set{N: n}, &triplets.Set{N: n}
+	var tr, te answers
+	if err := readGzipJSON(filepath.Join(dir, "answers_processed_train.json.gz"), &tr); err != nil {
+		return problem{}, err
+	}
+	if err := readGzipJSON(filepath.Join(dir, "answers_processed_test.json.gz"), &te); err != nil {
+		return problem{}, err
+	}
+	for q, a := range tr.Answers {
+		for range tr.Agreement[q][0] + tr.Agreement[q][1] {
+			train.Append(a[0], a[1], a[2])
+		}
+	}
+	for _, a := range te.AnswersDiff {
+		test.Append(a[0], a[1], a[2])
+	}
+	if train.Len() != 92_892 || test.Len() != 2_738 {
+		return problem{}, fmt.Errorf("gramcases: material: %d training and %d test triplets, want the peers' 92,892 and 2,738", train.Len(), test.Len())
+	}
+	return problem{train: train, test: test, dim: 2}, nil
+}
+
+func readGzipJSON(path string, v any) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := json.NewDecoder(z).Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
