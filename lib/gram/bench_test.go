@@ -71,6 +71,40 @@ func BenchmarkProjection(b *testing.B) {
 	}
 }
 
+// BenchmarkProjectionPath compares, on GNMDS step operators whose Krylov
+// basis (Depth·b columns) is a large share of n, a warm-started Krylov
+// projection with the dense one (the matrix formed by n products, then
+// gonum's EigenSym): the measurements behind denseShare.
+func BenchmarkProjectionPath(b *testing.B) {
+	for _, c := range []struct{ n, d int }{{300, 30}, {400, 50}, {500, 30}, {600, 50}} {
+		op, x := stepOperator(b, c.n, c.d)
+		opt := EigenOptions{Tol: projectionTol, Depth: projectionDepth, Seed: 1}.withDefaults(c.d)
+		bs := c.d + opt.Oversample
+		first, err := new(eigenWork).krylovTopEigen(op, c.d, x, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := fmt.Sprintf("n=%d/d=%d/basis=%d", c.n, c.d, opt.Depth*bs)
+		b.Run(name+"/krylov", func(b *testing.B) {
+			var w eigenWork
+			for i := 0; b.Loop(); i++ {
+				op.diag[i%c.n] += 1
+				if _, err := w.krylovTopEigen(op, c.d, first.Warm, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/dense", func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				op.diag[i%c.n] += 1
+				if _, err := denseTopEigen(op, c.d, bs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkSparseProduct measures one product of the step operator with an
 // n×(d+oversample) block.
 func BenchmarkSparseProduct(b *testing.B) {

@@ -60,7 +60,7 @@ func physicalMemory(path string) (int64, error) {
 func workingBytes(n, m, d, b, depth int) int64 {
 	n64, m64 := int64(n), int64(m)
 	edges := min(2*m64, n64*(n64-1)/2)
-	perTriplet := int64(2*8 + 2*4 + 2*8)        // coefficients, slot lists, build keys
+	perTriplet := int64(2*2*8 + 2*4 + 2*8)      // coefficients (FORTE: its candidates' too), slot lists, build keys
 	perEdge := int64(2*4 + 8 + 2*(4+4+8) + 6*8) // items, slot offsets, adjacency and its values, weights/step/Adam
 	perItem := int64(8*(3*d+(2*depth+4)*b) + 3*8 + 2*8)
 	return m64*perTriplet + edges*perEdge + n64*perItem

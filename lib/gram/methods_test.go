@@ -307,7 +307,7 @@ func TestFORTEBacktracksAreCheap(t *testing.T) {
 			for e := range w {
 				w[e] = -g[e]
 			}
-			alpha, ok, err := r.lineSearch(&FORTE{Rho: forteRho, C1: forteC1}, g, w, step, f0, c.alpha)
+			alpha, ok, err := r.lineSearch(&FORTE{Rho: forteRho, C1: forteC1}, g, w, step, f0, c.alpha, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -321,4 +321,57 @@ func TestFORTEBacktracksAreCheap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Screening FORTE's candidates with loose projections (lineSearch) must not
+// change what the search decides: the same accepted step, and the candidate
+// of exact projections, as a search that projects every candidate to the
+// run's tolerance (written out here) finds, from the paper's step of 100.
+func TestFORTEScreeningKeepsTheDecisions(t *testing.T) {
+	p, _ := problem(t, uniformPoints(300, 3, 4), 3)
+	f := &FORTE{Rho: forteRho, C1: forteC1}
+	newState := func() (*run, []float64, []float64, float64) {
+		r, err := newRun(context.Background(), "forte", objective{kind: logistic}, p, embed.Options{Seed: 1}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, w := make([]float64, r.pat.edges()+r.n), make([]float64, r.pat.edges())
+		f0 := r.gradient(0, r.m, g)
+		for e := range w {
+			w[e] = -g[e]
+		}
+		return r, g, w, f0
+	}
+	r, g, w, f0 := newState()
+	alpha, ok, err := r.lineSearch(f, g, w, make([]float64, len(g)), f0, forteStep, true)
+	if err != nil || !ok {
+		t.Fatalf("screened search: accepted %v, %v", ok, err)
+	}
+	ref, g, w, f0 := newState()
+	step := make([]float64, len(g))
+	want := float64(forteStep)
+	var x *mat.Dense
+	for try := 0; try <= forteMaxBacktracks; try++ {
+		for i, v := range g {
+			step[i] = -want * v
+		}
+		if x, _, err = ref.project(step, ref.warm); err != nil {
+			t.Fatal(err)
+		}
+		if fx := ref.objectiveAt(x, nil); fx <= f0-f.C1*ref.innerGradDiff(w, x) && fx <= f0 {
+			break
+		}
+		want *= f.Rho
+	}
+	if alpha != want {
+		t.Fatalf("screened search accepted α = %g, exact projections %g", alpha, want)
+	}
+	got, exact := r.objectiveAt(r.x, nil), ref.objectiveAt(x, nil)
+	if math.Abs(got-exact) > 1e-6*exact {
+		t.Errorf("objective at the accepted candidate %v, with exact projections %v", got, exact)
+	}
+	if r.products >= ref.products {
+		t.Errorf("screening took %d products, exact projections %d: nothing saved", r.products, ref.products)
+	}
+	t.Logf("α = %g after %d backtracks: %d products screened, %d exact", alpha, int(math.Round(math.Log(forteStep/alpha)/math.Log(2))), r.products, ref.products)
 }

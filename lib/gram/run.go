@@ -43,10 +43,17 @@ type run struct {
 	eig     eigenWork // the eigensolver's workspace, kept between projections
 	adjVal  []float64 // the projection operator's edge values, kept likewise
 	coef    []float64 // per-triplet slots 2t, 2t+1 (see pattern)
-	subset  []int32   // training triplets of the stopping rule's checks
-	tracker *embed.Tracker
-	start   time.Time
-	res     *embed.Result
+	// FORTE's line search evaluates its candidates' objectives with their
+	// coefficients into candCoef; when it accepts one, the two swap, and
+	// coefLoss holds the objective there, so that the next gradient, at the
+	// accepted K, needs only the gather (coefAtX).
+	candCoef []float64
+	coefLoss float64
+	coefAtX  bool
+	subset   []int32 // training triplets of the stopping rule's checks
+	tracker  *embed.Tracker
+	start    time.Time
+	res      *embed.Result
 	// Projections and products count the eigensolver's work (for tests and
 	// cost reports).
 	projections, products int
@@ -142,9 +149,10 @@ func trace(x *mat.Dense) float64 {
 	return f * f
 }
 
-// objectiveAt returns the full objective at K = XXᵀ.
-func (r *run) objectiveAt(x *mat.Dense) float64 {
-	return r.obj.evaluate(factorDist(x), r.s, 0, r.m, nil, r.threads) + r.obj.lambda*trace(x)
+// objectiveAt returns the full objective at K = XXᵀ; with coef not nil it
+// also stores the triplets' coefficients there, as gradient does.
+func (r *run) objectiveAt(x *mat.Dense, coef []float64) float64 {
+	return r.obj.evaluate(factorDist(x), r.s, 0, r.m, coef, r.threads) + r.obj.lambda*trace(x)
 }
 
 // gradient evaluates the objective of the triplets [from, to) (plus the trace
@@ -155,7 +163,11 @@ func (r *run) gradient(from, to int, g []float64) float64 {
 	if to-from < r.m {
 		clear(r.coef)
 	}
-	loss := r.obj.evaluate(factorDist(r.x), r.s, from, to, r.coef, r.threads) + r.obj.lambda*trace(r.x)
+	loss := r.coefLoss
+	if !r.coefAtX || to-from < r.m {
+		loss = r.obj.evaluate(factorDist(r.x), r.s, from, to, r.coef, r.threads) + r.obj.lambda*trace(r.x)
+	}
+	r.coefAtX = false
 	e := r.pat.edges()
 	r.pat.gather(r.coef, g[:e], g[e:], r.obj.lambda, r.threads)
 	for i := range g[:e] {
@@ -172,10 +184,17 @@ func (r *run) gradient(from, to int, g []float64) float64 {
 // Ritz pairs are used: the projection is then approximate, never invalid
 // (the result is PSD of rank ≤ d).
 func (r *run) project(step []float64, warm *mat.Dense) (*mat.Dense, *mat.Dense, error) {
+	return r.projectTo(step, warm, r.eigOpt.Tol)
+}
+
+// projectTo is project with the eigensolver's tolerance tol.
+func (r *run) projectTo(step []float64, warm *mat.Dense, tol float64) (*mat.Dense, *mat.Dense, error) {
 	e := r.pat.edges()
 	op := newLowRankPlusSparse(r.x, r.pat, step[:e], step[e:], r.threads, r.adjVal)
 	r.adjVal = op.adjVal
-	res, err := r.eig.topEigen(op, r.d, warm, r.eigOpt)
+	opt := r.eigOpt
+	opt.Tol = tol
+	res, err := r.eig.topEigen(op, r.d, warm, opt)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: projection: %w", r.method, err)
 	}
