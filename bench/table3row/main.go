@@ -28,17 +28,18 @@ func main() {
 	algs := flag.String("algorithms", "soe,ste,tste,cklx,loe,lloe,gnmds,ckl,forte,oenn", "comma-separated algorithms, run in this order")
 	table := flag.String("paper", "experiments/data/table3_general.tsv", "the paper's Table 3 (TSV)")
 	seed := flag.Uint64("seed", 1, "run seed")
+	optimizer := flag.String("optimizer", "", "optimiser of the methods that take one (oerun algorithms): adam or lbfgs; empty: each method's default")
 	flag.Parse()
 	paper, err := exp.ReadTable3(*table)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("%s, d = %d, λ = 2, seed %d: ours (this machine) | paper (GPU)\n\n", strings.ToUpper(*dataset), *dim, *seed)
+	fmt.Printf("%s, d = %d, λ = 2, seed %d, optimizer %q: ours (this machine) | paper (GPU)\n\n", strings.ToUpper(*dataset), *dim, *seed, *optimizer)
 	fmt.Println("| algorithm | test error | kNN error | time to converge (s) | fit (s) | epochs (stop) | paper test | paper kNN | paper time (s) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	ev := evaluate.New()
 	for _, a := range strings.Split(*algs, ",") {
-		c := job.Config{Dataset: *dataset, Algorithm: a, Dim: *dim, Lambda: 2, Seed: *seed}
+		c := job.Config{Dataset: *dataset, Algorithm: a, Dim: *dim, Lambda: 2, Seed: *seed, Optimizer: *optimizer}
 		can, err := c.Normalize()
 		if err != nil {
 			log.Fatal(err)

@@ -60,6 +60,17 @@ func writeAlgorithms(w io.Writer, infos []embed.Info) {
 		sort.Strings(backends)
 		fmt.Fprintf(w, "%s  %s\n", info.Name, info.Doc)
 		fmt.Fprintf(w, "  %s; runs on %s; version %d\n", kind, strings.Join(backends, ", "), info.Version)
+		if len(info.Optimizers) > 0 {
+			names := make([]string, len(info.Optimizers))
+			for i, o := range info.Optimizers {
+				names[i] = o.String()
+			}
+			names[0] += " (default)"
+			fmt.Fprintf(w, "  --optimizer %s\n", strings.Join(names, ", "))
+		}
+		if info.Factored != "" {
+			fmt.Fprintf(w, "  the same objective over X: %s (what to use on real data; bench/gram.md)\n", info.Factored)
+		}
 		if probe := info.Backends[embed.BackendCUDA]; probe != nil && !cudaProbed {
 			cudaProbed, cudaErr = true, probe()
 		}

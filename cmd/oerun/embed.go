@@ -93,7 +93,7 @@ func newEmbedFlags() *embedFlags {
 	fs.Float64Var(&f.lr, "lr", 0, "learning rate (0: the method's default, 1 for SOE/STE/t-STE/CKL-x)")
 	fs.IntVar(&f.batch, "batch", 0, "batch size in triplets (0: min(#triplets, 1,000,000))")
 	fs.IntVar(&f.threads, "threads", 0, "worker threads (0: all cores)")
-	fs.StringVar(&f.backend, "backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx, oenn on an NVIDIA GPU, in a binary built by make cuda) "+
+	fs.StringVar(&f.backend, "backend", "cpu", "cpu, cuda (alias gpu: soe, ste, tste, cklx, gnmdsx, oenn on an NVIDIA GPU, in a binary built by make cuda) "+
 		"or auto (cuda where the method and this binary and machine support it, else cpu)")
 	fs.StringVar(&f.optimizer, "optimizer", "", "adam (batches, the paper's) or lbfgs (full batch, CPU only; one iteration is an epoch): "+
 		"soe, ste, tste, cklx, gnmdsx take both (empty: the method's default, adam; oerun algorithms lists each method's)")

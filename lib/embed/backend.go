@@ -17,7 +17,8 @@ const (
 	BackendCPU Backend = "cpu"
 	// BackendCUDA runs on an NVIDIA GPU through lib/cuda: only in a binary
 	// built with -tags cuda, on a machine with a device, and only for the
-	// methods whose Info lists it (SOE, STE, t-STE, CKL-x, OENN).
+	// methods whose Info lists it (SOE, STE, t-STE, CKL-x, GNMDS-x, OENN),
+	// and only with an optimiser that has a GPU path (not L-BFGS).
 	BackendCUDA Backend = "cuda"
 	// BackendAuto is BackendCUDA where the method supports it and CUDA
 	// works in this binary on this machine, else BackendCPU.

@@ -10,7 +10,7 @@ type Family string
 // Families of the registered methods.
 const (
 	// FamilyEmbedding methods optimise the n×d embedding directly: SOE, STE,
-	// t-STE, CKL-x.
+	// t-STE, CKL-x, GNMDS-x.
 	FamilyEmbedding Family = "embedding"
 	// FamilyGram methods optimise an n×n Gram matrix and project it to rank
 	// d: GNMDS, CKL, FORTE.
