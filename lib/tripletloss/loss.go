@@ -97,9 +97,8 @@ func soeTerms(dij, dik, margin float64) (loss, gij, gik float64) {
 
 // steTerms: p = e^−dij / (e^−dij + e^−dik), ℓ = −log p = numeric.Softplus(dij − dik).
 func steTerms(dij, dik float64) (loss, gij, gik float64) {
-	z := dij - dik
-	s := sigmoid(z)
-	return numeric.Softplus(z), s, -s
+	l, s := numeric.SoftplusSigmoid(dij - dik)
+	return l, s, -s
 }
 
 // tsteTerms: with the Student-t kernel k(δ) = (1 + δ/α)^(−(α+1)/2),
@@ -108,8 +107,8 @@ func steTerms(dij, dik float64) (loss, gij, gik float64) {
 func tsteTerms(dij, dik, alpha float64) (loss, gij, gik float64) {
 	h := (alpha + 1) / 2
 	r := h * (math.Log1p(dij/alpha) - math.Log1p(dik/alpha))
-	s := sigmoid(r)
-	return numeric.Softplus(r), s * h / (alpha + dij), -s * h / (alpha + dik)
+	l, s := numeric.SoftplusSigmoid(r)
+	return l, s * h / (alpha + dij), -s * h / (alpha + dik)
 }
 
 // ckLXTerms: CKL's probability p = (μ + dik)/(2μ + dij + dik) optimised over
@@ -132,13 +131,4 @@ func gnmdsXTerms(dij, dik, margin float64) (loss, gij, gik float64) {
 		return 0, 0, 0
 	}
 	return h, 1, -1
-}
-
-// sigmoid(z) = 1/(1 + e⁻ᶻ) without overflow.
-func sigmoid(z float64) float64 {
-	if z >= 0 {
-		return 1 / (1 + math.Exp(-z))
-	}
-	e := math.Exp(z)
-	return e / (1 + e)
 }

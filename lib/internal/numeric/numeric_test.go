@@ -26,6 +26,40 @@ func TestSoftplus(t *testing.T) {
 	}
 }
 
+// TestSoftplusSigmoid holds SoftplusSigmoid to Softplus and to the sigmoid
+// computed apart (1/(1 + e⁻ᶻ) for z ≥ 0, eᶻ/(1 + eᶻ) below), bit for bit,
+// so that the methods that switched to it kept their results; and the
+// sigmoid to its limits.
+func TestSoftplusSigmoid(t *testing.T) {
+	sigmoid := func(z float64) float64 {
+		if z >= 0 {
+			return 1 / (1 + math.Exp(-z))
+		}
+		e := math.Exp(z)
+		return e / (1 + e)
+	}
+	zs := []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, 0.5, -0.5, 1, -1, 36.7, -36.7, 710, -745, 800, -800,
+		math.Inf(1), math.Inf(-1)}
+	for i := -2000; i <= 2000; i++ {
+		zs = append(zs, float64(i)*0.0137)
+	}
+	for _, z := range zs {
+		l, s := SoftplusSigmoid(z)
+		if math.Float64bits(l) != math.Float64bits(Softplus(z)) || math.Float64bits(s) != math.Float64bits(sigmoid(z)) {
+			t.Fatalf("SoftplusSigmoid(%v) = %v, %v; apart %v, %v", z, l, s, Softplus(z), sigmoid(z))
+		}
+	}
+	if l, s := SoftplusSigmoid(math.NaN()); !math.IsNaN(l) || !math.IsNaN(s) {
+		t.Errorf("SoftplusSigmoid(NaN) = %v, %v, want NaN, NaN", l, s)
+	}
+	if _, s := SoftplusSigmoid(-800); s != 0 {
+		t.Errorf("sigmoid(−800) = %v, want 0", s)
+	}
+	if _, s := SoftplusSigmoid(800); s != 1 {
+		t.Errorf("sigmoid(800) = %v, want 1", s)
+	}
+}
+
 func TestAllFinite(t *testing.T) {
 	for _, tc := range []struct {
 		name string
