@@ -12,12 +12,12 @@
 //     triplets, likewise (`oerun triplets --dataset char --dim 2 --lambda 1
 //     --noise bernoulli --level 0.1 --seed S --test-count 10000`);
 //
-//   - material: the material similarity comparisons (Lagunas et al.) read
-//     from $OE_DATA/crowd/material, trained on every vote in its majority's
-//     orientation (the peers' 92,892 triplets, peers.tsv there) and scored
-//     by the dataset authors' majority test error: the fraction of the
-//     2,738 untied test queries whose majority answer (ref, a, b) the
-//     embedding violates, |ref−a| ≥ |ref−b| counting as violated.
+//   - material: the material similarity comparisons (Lagunas et al.,
+//     lib/datasets' material), trained on every vote in its majority's
+//     orientation (MajorityVote: the peers' 92,892 triplets, peers.tsv in
+//     the shared data) and scored by the dataset authors' majority test
+//     error (lib/metrics' MajorityError: the fraction of the 2,738 untied
+//     test queries whose majority answer the embedding violates).
 //
 //     OE_DATA=../shared/data go run ./bench/gramcases -cases gmm,char2,material \
 //     -methods gnmdsx,cklx,gnmds,ckl -optimizers adam,lbfgs -seeds 1,2,3
@@ -28,17 +28,15 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/mat"
 
 	_ "github.com/oe-lab/oe/lib/algorithms"
 	"github.com/oe-lab/oe/lib/datasets"
@@ -47,10 +45,12 @@ import (
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
-// problem is one case at one seed: training and test triplets, d.
+// problem is one case at one seed: training and test triplets, d, and the
+// test measure.
 type problem struct {
 	train, test *triplets.Set
 	dim         int
+	score       func(emb *mat.Dense, test *triplets.Set) float64
 }
 
 func main() {
@@ -116,7 +116,7 @@ func fit(c string, seed uint64, label, name string, params embed.Params, opt emb
 		return
 	}
 	fmt.Printf("| %s | %d | %s | %s | %.4f | %.2f | %d (%s) |\n", c, seed, label, shown,
-		metrics.TripletError(res.Embedding, p.test), res.Elapsed.Seconds(), res.Epochs, res.StopReason)
+		p.score(res.Embedding, p.test), res.Elapsed.Seconds(), res.Epochs, res.StopReason)
 }
 
 // parseMethod splits "name:p=v:q=w".
@@ -167,61 +167,20 @@ func drawn(name string, n, dim, m int, noise triplets.Noise, seed uint64) (probl
 	if err != nil {
 		return problem{}, err
 	}
-	return problem{train: train, test: test, dim: dim}, nil
+	return problem{train: train, test: test, dim: dim, score: metrics.TripletError}, nil
 }
 
-// answers is the part of the authors' answers_processed JSON read here.
-type answers struct {
-	Answers       [][3]int32 `json:"answers"`
-	Agreement     [][2]int   `json:"agreement"`
-	AnswersDiff   [][3]int32 `json:"answers_diff"`
-	AgreementDiff [][2]int   `json:"agreement_diff"`
-}
-
-// material reads the material comparisons: training triplets, every vote
-// in its majority's orientation (ForA + ForB copies of (ref, a, b)), and
-// test triplets, the untied test queries' majority answers.
+// material loads the material comparisons: training triplets, every vote
+// in its majority's orientation, and the test votes, scored by the
+// majority test error.
 func material() (problem, error) {
-	dir := filepath.Join(os.Getenv("OE_DATA"), "crowd", "material")
-	names, err := os.ReadFile(filepath.Join(dir, "material_names.txt"))
+	c, err := datasets.LoadComparisons("material")
 	if err != nil {
-		return problem{}, fmt.Errorf("gramcases: material needs OE_DATA: %w", err)
-	}
-	n := len(strings.Fields(string(names)))
-	train, test := &triplets.Set{N: n}, &triplets.Set{N: n}
-	var tr, te answers
-	if err := readGzipJSON(filepath.Join(dir, "answers_processed_train.json.gz"), &tr); err != nil {
 		return problem{}, err
 	}
-	if err := readGzipJSON(filepath.Join(dir, "answers_processed_test.json.gz"), &te); err != nil {
-		return problem{}, err
+	train := c.Triplets(c.Train, datasets.MajorityVote)
+	if train.Len() != 92_892 {
+		return problem{}, fmt.Errorf("gramcases: material: %d training triplets, want the peers' 92,892", train.Len())
 	}
-	for q, a := range tr.Answers {
-		for range tr.Agreement[q][0] + tr.Agreement[q][1] {
-			train.Append(a[0], a[1], a[2])
-		}
-	}
-	for _, a := range te.AnswersDiff {
-		test.Append(a[0], a[1], a[2])
-	}
-	if train.Len() != 92_892 || test.Len() != 2_738 {
-		return problem{}, fmt.Errorf("gramcases: material: %d training and %d test triplets, want the peers' 92,892 and 2,738", train.Len(), test.Len())
-	}
-	return problem{train: train, test: test, dim: 2}, nil
-}
-
-func readGzipJSON(path string, v any) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := json.NewDecoder(z).Decode(v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return problem{train: train, test: c.Triplets(c.Test, datasets.EachVote), dim: 2, score: metrics.MajorityError}, nil
 }

@@ -96,7 +96,8 @@ func (x Comparisons) Run(ctx context.Context, c job.Config, threads int) (*job.O
 	}
 	setupSecs := time.Since(setup).Seconds()
 	res, err := alg.Fit(ctx, embed.Problem{Dim: c.Dim, Train: train}, embed.Options{Seed: seedOf(c, comparisonsSeeds, "fit"),
-		MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate, BatchSize: c.BatchSize, Threads: threads, Backend: embed.Backend(c.Backend)})
+		MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate, BatchSize: c.BatchSize, Threads: threads, Backend: embed.Backend(c.Backend),
+		Optimizer: embed.Optimizer(c.Optimizer)})
 	if err != nil {
 		return nil, err
 	}
