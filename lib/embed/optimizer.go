@@ -45,9 +45,9 @@ func ParseOptimizer[S ~string](name S) (Optimizer, error) {
 }
 
 // optimizerList joins names for a message: "adam", "adam or lbfgs".
-func optimizerList(os []Optimizer) string {
-	names := make([]string, len(os))
-	for i, o := range os {
+func optimizerList(list []Optimizer) string {
+	names := make([]string, len(list))
+	for i, o := range list {
 		names[i] = string(o)
 	}
 	if len(names) <= 1 {

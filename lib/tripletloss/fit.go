@@ -203,27 +203,26 @@ func (r run) train(ctx context.Context, tr trainer, m int, set settings, opt emb
 // loss (at the float32 precision of the kernel) ends the run as converged.
 func (r run) trainLBFGS(ctx context.Context, tr *cpuTrainer, m int, set settings, opt embed.Options, start time.Time) (*embed.Result, error) {
 	tracker := embed.NewTracker(opt.Stop.OrDefault())
-	e0, _ := tr.subsetError()
-	tracker.Observe(e0, 0)
+	tracker.Observe(tr.k.tripletError(tr.subset), 0)
 	res := &embed.Result{StopReason: embed.StopMaxEpochs, Trace: make([]embed.Epoch, 0, min(set.maxEpochs, 4096))}
-	x, _ := tr.embedding()
+	x := tr.k.embedding()
 	l := optim.LBFGS{
 		MaxIterations: set.maxEpochs,
 		FuncGrad:      tr.lossGrad,
+		// Every iteration is recorded before a cancellation stops the run,
+		// so the embedding returned is always that of the last epoch in
+		// the trace.
 		Iterate: func(epoch int, x []float64, f float64) (bool, error) {
-			if err := ctx.Err(); err != nil {
-				return false, err
-			}
 			tr.setEmbedding(x)
 			elapsed := time.Since(start)
 			e := embed.Epoch{Epoch: epoch, Loss: f / float64(m), TrainError: math.NaN(), Elapsed: elapsed}
 			stop := false
 			if tracker.Due(epoch) {
-				e.TrainError, _ = tr.subsetError()
+				e.TrainError = tr.k.tripletError(tr.subset)
 				stop = tracker.Observe(e.TrainError, elapsed.Seconds())
 			}
 			res.Record(e, opt.Progress)
-			return stop, nil
+			return stop, ctx.Err()
 		},
 	}
 	_, why, err := l.Minimize(x)
