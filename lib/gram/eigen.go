@@ -254,10 +254,11 @@ func (w *eigenWork) krylovTopEigen(a SymOperator, k int, warm *mat.Dense, opt Ei
 // denseShare is the share of the matrix's dimension n at which a Krylov
 // basis of Depth·b columns costs more than the dense eigendecomposition
 // (gonum's EigenSym, after forming the matrix by n products): measured on
-// GNMDS step operators (lib/gram bench, BenchmarkProjectionPath), the
-// Krylov solve wins with a basis of 225 columns at n = 500 and 375 at
-// n = 600 by 2.6× and 1.2×, and loses with 225 at n = 300 and 375 at n = 400
-// by 1.1× and 2×.
+// GNMDS step operators (BenchmarkProjectionPath, medians of 6, loaded
+// machine), the Krylov solve wins with bases of 225 columns at n = 500
+// (133 against 208 ms) and 375 at n = 600 (267 against 333 ms), and loses
+// with 225 at n = 300 (92 against 47 ms) and 375 at n = 400 (246 against
+// 128 ms).
 const denseShare = 0.7
 
 // relResidual returns max over the first len(vals) columns of
