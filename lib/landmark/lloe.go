@@ -206,18 +206,9 @@ func (l *LLOE) Budget(n, d int) (int64, error) {
 // Fit embeds the oracle's items in p.Dim dimensions.
 func (l *LLOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	start := time.Now()
-	if err := opt.RequireCPU("lloe"); err != nil {
+	n, d, err := checkActive("lloe", p, opt)
+	if err != nil {
 		return nil, err
-	}
-	if _, err := opt.OptimizerFor("lloe"); err != nil {
-		return nil, err
-	}
-	if err := p.Check(false); err != nil {
-		return nil, fmt.Errorf("lloe: %w", err)
-	}
-	n, d := p.Oracle.N(), p.Dim
-	if p.N > 0 && p.N != n {
-		return nil, fmt.Errorf("lloe: problem has n=%d but the oracle has %d items", p.N, n)
 	}
 	c, err := l.config()
 	if err != nil {

@@ -139,18 +139,9 @@ func (l *LOE) Budget(n, d int) (int64, error) {
 // Fit embeds the oracle's items in p.Dim dimensions.
 func (l *LOE) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	start := time.Now()
-	if err := opt.RequireCPU("loe"); err != nil {
+	n, d, err := checkActive("loe", p, opt)
+	if err != nil {
 		return nil, err
-	}
-	if _, err := opt.OptimizerFor("loe"); err != nil {
-		return nil, err
-	}
-	if err := p.Check(false); err != nil {
-		return nil, fmt.Errorf("loe: %w", err)
-	}
-	n, d := p.Oracle.N(), p.Dim
-	if p.N > 0 && p.N != n {
-		return nil, fmt.Errorf("loe: problem has n=%d but the oracle has %d items", p.N, n)
 	}
 	pl, err := l.plan(n, d)
 	if err != nil {

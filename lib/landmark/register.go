@@ -105,3 +105,24 @@ func count(method, name string, v float64) (int, error) {
 	}
 	return int(v), nil
 }
+
+// checkActive makes the checks both active methods' Fit start with: the
+// CPU backend, an optimiser the method has, a problem with an oracle, and
+// a declared n (if any) equal to the oracle's. It returns the number of
+// items and the embedding dimension.
+func checkActive(method string, p embed.Problem, opt embed.Options) (n, d int, err error) {
+	if err := opt.RequireCPU(method); err != nil {
+		return 0, 0, err
+	}
+	if _, err := opt.OptimizerFor(method); err != nil {
+		return 0, 0, err
+	}
+	if err := p.Check(false); err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", method, err)
+	}
+	n = p.Oracle.N()
+	if p.N > 0 && p.N != n {
+		return 0, 0, fmt.Errorf("%s: problem has n=%d but the oracle has %d items", method, p.N, n)
+	}
+	return n, p.Dim, nil
+}
