@@ -375,3 +375,42 @@ func TestFORTEScreeningKeepsTheDecisions(t *testing.T) {
 	}
 	t.Logf("α = %g after %d backtracks: %d products screened, %d exact", alpha, int(math.Round(math.Log(forteStep/alpha)/math.Log(2))), r.products, ref.products)
 }
+
+// TestOneStepIsTheAuthorsRun checks the authors'-code variant of GNMDS and
+// CKL: one converged epoch whose embedding is exactly that of the paper's
+// scheme stopped after its first step (one batch, one epoch), and a
+// registry variant other than 0 or 1 rejected.
+func TestOneStepIsTheAuthorsRun(t *testing.T) {
+	p, _ := problem(t, uniformPoints(120, 2, 4), 2)
+	opt := embed.Options{Seed: 3, Threads: 2}
+	firstStep := opt
+	firstStep.MaxEpochs, firstStep.BatchSize = 1, p.Train.Len()
+	cases := []struct {
+		name           string
+		oneStep, paper embed.Algorithm
+	}{
+		{"gnmds", &GNMDS{OneStep: true}, &GNMDS{}},
+		{"ckl", &CKL{Mu: cklMu, OneStep: true}, &CKL{Mu: cklMu}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.oneStep.Fit(context.Background(), p, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Epochs != 1 || got.StopReason != embed.StopConverged {
+				t.Errorf("one step: %d epochs, stopped %q; want 1 epoch, converged", got.Epochs, got.StopReason)
+			}
+			want, err := tc.paper.Fit(context.Background(), p, firstStep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mat.Equal(got.Embedding, want.Embedding) {
+				t.Error("one step's embedding differs from the paper's scheme after its first step")
+			}
+			if _, err := embed.New(tc.name, embed.Params{"variant": 2}); err == nil || !strings.Contains(err.Error(), "variant") {
+				t.Errorf("variant 2: error %v, want one naming the variant", err)
+			}
+		})
+	}
+}
