@@ -45,6 +45,9 @@ suffices for a small (5 %) train error. Warmer cells are higher errors.`)
 	for _, name := range datasets {
 		for _, w := range widths {
 			for _, n := range ns {
+				if most := exp.MaxItems(name); most > 0 && int(n) > most {
+					continue // a real dataset has no more items than its files hold
+				}
 				byN = append(byN, run(name, int(n), 2, map[string]float64{"width": w}))
 			}
 			for _, d := range dims {

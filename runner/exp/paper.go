@@ -83,6 +83,20 @@ func PaperN(dataset string) int {
 	return spec.N
 }
 
+// MaxItems returns the most items a dataset can give a run: the points its
+// files hold (lib/datasets' Spec.Available), or 0 for a synthetic set, which
+// generates any number. An unknown dataset is a mistake in the script.
+func MaxItems(dataset string) int {
+	spec, err := datasets.Lookup(dataset)
+	if err != nil {
+		panic(err)
+	}
+	if spec.Synthetic {
+		return 0
+	}
+	return spec.Available
+}
+
 // Items returns the number of items the run declares: N, or the paper's
 // size of its dataset when N is 0.
 func (r Run) Items() int {

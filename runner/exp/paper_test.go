@@ -76,6 +76,28 @@ func TestPaperN(t *testing.T) {
 	PaperN("nope")
 }
 
+func TestMaxItems(t *testing.T) {
+	// What the files hold (MANIFEST.md of the shared data; USPS: its train
+	// and test files, 7,291 + 2,007); synthetic sets have no limit.
+	tests := []struct {
+		dataset string
+		want    int
+	}{
+		{"char", 1797}, {"usps", 9298}, {"birch1", 100000}, {"aggregation", 788}, {"uniform", 0}, {"gmm", 0},
+	}
+	for _, tc := range tests {
+		if got := MaxItems(tc.dataset); got != tc.want {
+			t.Errorf("MaxItems(%s) = %d, want %d", tc.dataset, got, tc.want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("an unknown dataset did not panic")
+		}
+	}()
+	MaxItems("nope")
+}
+
 func TestPaperExcludes(t *testing.T) {
 	// The paper leaves the Gram-matrix methods out "on datasets over
 	// 10,000 items" (Section 4.2).

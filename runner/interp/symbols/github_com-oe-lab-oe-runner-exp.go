@@ -49,6 +49,7 @@ func init() {
 		"LogLogSlope":           reflect.ValueOf(exp.LogLogSlope),
 		"MajorityTestError":     reflect.ValueOf(constant.MakeFromLiteral("\"majority_test_error\"", token.STRING, 0)),
 		"MajorityVote":          reflect.ValueOf(exp.MajorityVote),
+		"MaxItems":              reflect.ValueOf(exp.MaxItems),
 		"Missing":               reflect.ValueOf(constant.MakeFromLiteral("\"missing\"", token.STRING, 0)),
 		"NewTable":              reflect.ValueOf(exp.NewTable),
 		"NoNoise":               reflect.ValueOf(exp.NoNoise),
