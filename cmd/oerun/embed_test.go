@@ -167,6 +167,7 @@ func TestEmbedCommandRejectsBadInput(t *testing.T) {
 	// one of 2^31-2 among five items, which allocated 16 GiB.
 	writeText(t, filepath.Join(dir, "overflow.csv"), "0,1,2\n0,1,2147483647\n")
 	writeText(t, filepath.Join(dir, "huge.csv"), "0,1,2\n3,2147483646,1\n")
+	writeText(t, filepath.Join(dir, "few.csv"), "0,1,2\n1,2,0\n")
 	if err := os.Mkdir(filepath.Join(dir, "folder.csv"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -196,6 +197,10 @@ func TestEmbedCommandRejectsBadInput(t *testing.T) {
 		{"index 2^31-1", with("--triplets", "overflow.csv"), "overflow.csv:2: field 3: index 2147483647 is too large: items are numbered 0 to 2147483646 at most", false},
 		{"index 2^31-2 among five items", with("--triplets", "huge.csv"),
 			"huge.csv:2: index 2147483646 makes n = 2147483647 items, but only 5 of them appear in a triplet; give the number of items (oerun --n", false},
+		// An explicit n far beyond the file's items allocated its n×d state and
+		// died; d = 50 makes the estimate exceed any machine's memory.
+		{"--n far beyond the items", with("--triplets", "few.csv", "--n", "2000000000", "--dim", "50"),
+			"n=2000000000 items with 2 triplets (d=50) need about 3200000000024 bytes", false},
 		{"--n below the file's", with("--n", "5"), "t.csv:1: file declares n=40 items, caller expects n=5", false},
 		{"test triplets over other items", with("--test", "test50.csv"), "test50.csv:1: file declares n=50 items, caller expects n=40", false},
 		{"diverging run writes nothing", with("--lr", "1e38"), "soe: epoch 1: diverged (NaN or Inf)", false},

@@ -38,8 +38,11 @@ func (p Problem) Items() int {
 	return 0
 }
 
-// Check validates the parts of the problem that every method needs. Passive
-// methods call it with needTriplets true, active ones with false.
+// Check validates the parts of the problem that every method needs, and
+// holds its size to the memory limit (CheckMemory) with the least working
+// state any method needs, so that a problem of far more items than memory
+// fails with an error rather than the process. Passive methods call it with
+// needTriplets true, active ones with false.
 func (p Problem) Check(needTriplets bool) error {
 	if p.Dim < 1 {
 		return fmt.Errorf("embed: embedding dimension must be ≥ 1, got %d", p.Dim)
@@ -51,12 +54,15 @@ func (p Problem) Check(needTriplets bool) error {
 		if p.N > 0 && p.N < p.Train.N {
 			return fmt.Errorf("embed: n=%d is smaller than the triplet set's %d items", p.N, p.Train.N)
 		}
-		return p.Train.Validate()
+		if err := p.Train.Validate(); err != nil {
+			return err
+		}
+		return CheckMemory("embed", p.Items(), p.Train.Len(), p.Dim, floorBytes(p.Items(), p.Train.Len(), p.Dim))
 	}
 	if p.Oracle == nil {
 		return errors.New("embed: active method needs an oracle")
 	}
-	return nil
+	return CheckMemory("embed", p.Items(), 0, p.Dim, floorBytes(p.Items(), 0, p.Dim))
 }
 
 // Options are the settings shared by every algorithm. Zero values mean the

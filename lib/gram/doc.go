@@ -53,7 +53,7 @@
 // eigenpairs are found by a restarted block Krylov (block Lanczos with full
 // reorthogonalisation and Rayleigh–Ritz) solver, TopEigen, warm-started from
 // the previous step's eigenvectors. Nothing of size n×n is ever allocated,
-// so the memory a run needs is O(n·d + number of triplets); MemoryLimit
+// so the memory a run needs is O(n·d + number of triplets); embed.MemoryLimit
 // guards it. The same solver works on any symmetric operator, dense ones
 // included (DenseOperator).
 //

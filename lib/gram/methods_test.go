@@ -2,10 +2,10 @@ package gram
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -211,42 +211,18 @@ func TestRejectsBadInput(t *testing.T) {
 
 func TestMemoryGuard(t *testing.T) {
 	p, _ := problem(t, uniformPoints(300, 2, 9), 2)
-	defer func(old int64) { MemoryLimit = old }(MemoryLimit)
-	MemoryLimit = 1 << 20
+	defer func(old int64) { embed.MemoryLimit = old }(embed.MemoryLimit)
+	// Above the floor every problem is held to (embed.Problem.Check), below
+	// GNMDS's working state.
+	eig := EigenOptions{Depth: projectionDepth}.withDefaults(2)
+	embed.MemoryLimit = workingBytes(300, p.Train.Len(), 2, 2+eig.Oversample, eig.Depth) - 1
 	_, err := (&GNMDS{}).Fit(context.Background(), p, embed.Options{MaxEpochs: 1})
-	if err == nil {
-		t.Fatal("a run needing more than 1 MiB passed a 1 MiB limit")
+	if !errors.Is(err, embed.ErrTooLarge) {
+		t.Fatalf("a run needing more than the limit: error %v, want embed.ErrTooLarge", err)
 	}
-	for _, want := range []string{"n=300", "bytes", "gram.MemoryLimit"} {
+	for _, want := range []string{"gram: gnmds", "n=300", "bytes"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %q", err, want)
-		}
-	}
-	MemoryLimit = 0
-	if lim := memoryLimit(); lim <= 0 {
-		t.Errorf("default limit %d", lim)
-	}
-}
-
-func TestPhysicalMemory(t *testing.T) {
-	dir := t.TempDir()
-	cases := []struct {
-		name, text string
-		want       int64
-		ok         bool
-	}{
-		{"meminfo", "MemTotal:       24576000 kB\nMemFree: 1 kB\n", 24576000 << 10, true},
-		{"no total", "MemFree: 1 kB\n", 0, false},
-		{"garbage", "MemTotal: lots kB\n", 0, false},
-	}
-	for _, c := range cases {
-		path := filepath.Join(dir, c.name)
-		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		got, err := physicalMemory(path)
-		if (err == nil) != c.ok || got != c.want {
-			t.Errorf("%s: got %d, %v; want %d, ok=%v", c.name, got, err, c.want, c.ok)
 		}
 	}
 }
