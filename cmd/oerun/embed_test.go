@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,19 +9,19 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
-// uniformPoints returns n points drawn uniformly from the unit square.
+// uniformPoints returns n points of the uniform dataset in two dimensions,
+// seed 1: the tests' ground truth, drawn by the library's own generator.
 func uniformPoints(n int) *mat.Dense {
-	rng := rand.New(rand.NewPCG(1, 1))
-	x := mat.NewDense(n, 2, nil)
-	for i := 0; i < n; i++ {
-		x.Set(i, 0, rng.Float64())
-		x.Set(i, 1, rng.Float64())
+	d, err := datasets.Load("uniform", datasets.Options{N: n, Seed: 1})
+	if err != nil {
+		panic(err) // a generated set has no files to fail on
 	}
-	return x
+	return d.X
 }
 
 // writeTriplets writes m triplets over n uniform points to dir/name.

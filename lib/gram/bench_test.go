@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
@@ -158,7 +160,7 @@ func BenchmarkEpoch(b *testing.B) {
 	for _, method := range []string{"gnmds", "forte"} {
 		for _, c := range []struct{ n, d int }{{2000, 2}, {2000, 10}, {10000, 2}, {10000, 10}} {
 			b.Run(fmt.Sprintf("%s/n=%d/d=%d", method, c.n, c.d), func(b *testing.B) {
-				p, _ := problem(b, uniformPoints(c.n, c.d, 1), c.d)
+				p, _ := problem(b, testpoints.Uniform(c.n, c.d, 1), c.d)
 				alg, err := embed.New(method, nil)
 				if err != nil {
 					b.Fatal(err)

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/oe-lab/oe/lib/internal/testpoints"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -16,18 +17,6 @@ import (
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
 )
-
-// uniformPoints returns n points uniform in [0,1)^dim.
-func uniformPoints(n, dim int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	x := mat.NewDense(n, dim, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < dim; j++ {
-			x.Set(i, j, rng.Float64())
-		}
-	}
-	return x
-}
 
 // problem returns the paper's 2·n·d·log₂n training triplets of x and 10,000
 // test triplets drawn with another seed.
@@ -47,11 +36,11 @@ func problem(t testing.TB, x *mat.Dense, d int) (embed.Problem, *triplets.Set) {
 // randomError is the test error of a random embedding, the baseline every
 // method must beat clearly.
 func randomError(n, d int, test *triplets.Set) float64 {
-	return metrics.TripletError(uniformPoints(n, d, 99), test)
+	return metrics.TripletError(testpoints.Uniform(n, d, 99), test)
 }
 
 func TestMethodsBeatRandomOnUniform(t *testing.T) {
-	p, test := problem(t, uniformPoints(500, 2, 1), 2)
+	p, test := problem(t, testpoints.Uniform(500, 2, 1), 2)
 	base := randomError(500, 2, test)
 	cases := []struct {
 		method  string
@@ -132,7 +121,7 @@ func TestMethodsBeatRandomOnCHAR(t *testing.T) {
 }
 
 func TestFORTELineSearchNeverIncreasesObjective(t *testing.T) {
-	p, _ := problem(t, uniformPoints(200, 2, 5), 2)
+	p, _ := problem(t, testpoints.Uniform(200, 2, 5), 2)
 	var losses []float64
 	// A huge first step forces the line search to backtrack.
 	opt := embed.Options{Seed: 3, MaxEpochs: 40, LearningRate: 1e4, Progress: func(e embed.Epoch) { losses = append(losses, e.Loss) }}
@@ -154,7 +143,7 @@ func TestFORTELineSearchNeverIncreasesObjective(t *testing.T) {
 }
 
 func TestSameSeedSameResultAcrossThreads(t *testing.T) {
-	p, _ := problem(t, uniformPoints(120, 2, 7), 2)
+	p, _ := problem(t, testpoints.Uniform(120, 2, 7), 2)
 	for _, method := range []string{"gnmds", "ckl", "forte"} {
 		t.Run(method, func(t *testing.T) {
 			alg, err := embed.New(method, nil)
@@ -180,7 +169,7 @@ func TestSameSeedSameResultAcrossThreads(t *testing.T) {
 }
 
 func TestRejectsBadInput(t *testing.T) {
-	p, _ := problem(t, uniformPoints(50, 2, 8), 2)
+	p, _ := problem(t, testpoints.Uniform(50, 2, 8), 2)
 	ctx := context.Background()
 	cases := []struct {
 		name string
@@ -210,7 +199,7 @@ func TestRejectsBadInput(t *testing.T) {
 }
 
 func TestMemoryGuard(t *testing.T) {
-	p, _ := problem(t, uniformPoints(300, 2, 9), 2)
+	p, _ := problem(t, testpoints.Uniform(300, 2, 9), 2)
 	defer func(old int64) { embed.MemoryLimit = old }(embed.MemoryLimit)
 	// Above the floor every problem is held to (embed.Problem.Check), below
 	// GNMDS's working state.
@@ -228,7 +217,7 @@ func TestMemoryGuard(t *testing.T) {
 }
 
 func TestCanceledContextStops(t *testing.T) {
-	p, _ := problem(t, uniformPoints(100, 2, 4), 2)
+	p, _ := problem(t, testpoints.Uniform(100, 2, 4), 2)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err := (&GNMDS{}).Fit(ctx, p, embed.Options{MaxEpochs: 10})
@@ -238,7 +227,7 @@ func TestCanceledContextStops(t *testing.T) {
 }
 
 func TestTrainErrorIsRecordedAtChecks(t *testing.T) {
-	p, _ := problem(t, uniformPoints(100, 2, 6), 2)
+	p, _ := problem(t, testpoints.Uniform(100, 2, 6), 2)
 	res, err := (&CKL{Mu: cklMu}).Fit(context.Background(), p, embed.Options{Seed: 1, MaxEpochs: 20, Stop: embed.StopRule{Every: 10, Disabled: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +261,7 @@ func TestFORTEBacktracksAreCheap(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, _ := problem(t, uniformPoints(c.n, c.d, 2), c.d)
+			p, _ := problem(t, testpoints.Uniform(c.n, c.d, 2), c.d)
 			r, err := newRun(context.Background(), "forte", objective{kind: logistic}, p, embed.Options{Seed: 1}, true)
 			if err != nil {
 				t.Fatal(err)
@@ -304,7 +293,7 @@ func TestFORTEBacktracksAreCheap(t *testing.T) {
 // of exact projections, as a search that projects every candidate to the
 // run's tolerance (written out here) finds, from the paper's step of 100.
 func TestFORTEScreeningKeepsTheDecisions(t *testing.T) {
-	p, _ := problem(t, uniformPoints(300, 3, 4), 3)
+	p, _ := problem(t, testpoints.Uniform(300, 3, 4), 3)
 	f := &FORTE{Rho: forteRho, C1: forteC1}
 	newState := func() (*run, []float64, []float64, float64) {
 		r, err := newRun(context.Background(), "forte", objective{kind: logistic}, p, embed.Options{Seed: 1}, true)
@@ -357,7 +346,7 @@ func TestFORTEScreeningKeepsTheDecisions(t *testing.T) {
 // scheme stopped after its first step (one batch, one epoch), and a
 // registry variant other than 0 or 1 rejected.
 func TestOneStepIsTheAuthorsRun(t *testing.T) {
-	p, _ := problem(t, uniformPoints(120, 2, 4), 2)
+	p, _ := problem(t, testpoints.Uniform(120, 2, 4), 2)
 	opt := embed.Options{Seed: 3, Threads: 2}
 	firstStep := opt
 	firstStep.MaxEpochs, firstStep.BatchSize = 1, p.Train.Len()

@@ -4,13 +4,15 @@ import (
 	"context"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
 // The paper's Uniform hyper-parameter set: n = 1000 points in the plane.
 func BenchmarkUniform1000(b *testing.B) {
-	x := uniformPoints(1000, 2, 1)
+	x := testpoints.Uniform(1000, 2, 1)
 	for _, alg := range []embed.Algorithm{&LOE{}, &LLOE{}} {
 		b.Run(alg.Name(), func(b *testing.B) {
 			for b.Loop() {

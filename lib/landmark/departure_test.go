@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
@@ -46,7 +48,7 @@ func TestDepartureString(t *testing.T) {
 // shell.
 func TestShellOf(t *testing.T) {
 	const n, m, d = 60, 40, 2
-	x := uniformPoints(n, d, 5)
+	x := testpoints.Uniform(n, d, 5)
 	x.Set(n-1, 0, 100) // far beyond every member
 	sub := make([]int, m)
 	emb := make([]float64, m*d)
@@ -94,7 +96,7 @@ func TestShellOf(t *testing.T) {
 // the rest keep the test error near ours.
 func TestReplay(t *testing.T) {
 	const n, d = 400, 2
-	x := uniformPoints(n, d, 3)
+	x := testpoints.Uniform(n, d, 3)
 	test, err := triplets.Random(x, 5000, triplets.Noise{}, 9, 1)
 	if err != nil {
 		t.Fatal(err)

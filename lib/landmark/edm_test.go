@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -37,7 +39,7 @@ func maxAbsDiff(a, b mat.Matrix) float64 {
 // any number of landmarks from d+3 on.
 func TestRecoverShiftsExact(t *testing.T) {
 	for _, tc := range []struct{ d, k int }{{1, 4}, {2, 5}, {2, 9}, {5, 8}, {10, 13}} {
-		x := uniformPoints(tc.k, tc.d, uint64(tc.k))
+		x := testpoints.Uniform(tc.k, tc.d, uint64(tc.k))
 		d := sqDistMatrix(x)
 		rng := rand.New(rand.NewPCG(3, uint64(tc.d)))
 		trueShift := make([]float64, tc.k)
@@ -64,7 +66,7 @@ func TestRecoverShiftsExact(t *testing.T) {
 }
 
 func TestProjectEDM(t *testing.T) {
-	x := uniformPoints(8, 3, 1)
+	x := testpoints.Uniform(8, 3, 1)
 	d := sqDistMatrix(x)
 	// An EDM is its own projection.
 	p, err := projectEDM(d)
@@ -108,7 +110,7 @@ func TestProjectEDM(t *testing.T) {
 // Landmark MDS with exact distances reproduces every pairwise distance.
 func TestLandmarkMDSExact(t *testing.T) {
 	const n, d, k = 40, 3, 6
-	x := uniformPoints(n, d, 5)
+	x := testpoints.Uniform(n, d, 5)
 	all := sqDistMatrix(x)
 	e := mat.NewSymDense(k, nil)
 	for a := 0; a < k; a++ {
@@ -142,7 +144,7 @@ func TestLandmarkMDSExact(t *testing.T) {
 // lr = 1 is far above the 4/maxDeg ≈ 0.07 under which no check is needed).
 func TestFitBTLOrdersByDistance(t *testing.T) {
 	const n = 200
-	x := uniformPoints(n, 2, 9)
+	x := testpoints.Uniform(n, 2, 9)
 	rng := rand.New(rand.NewPCG(4, 4))
 	var cmp comparisons
 	for t := 0; t < 20*n; t++ {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
@@ -26,12 +28,12 @@ type budgeted interface {
 // asks exactly its budget, LLOE at most its bound.
 func TestRecoversUniform(t *testing.T) {
 	const n, d = 1000, 2
-	x := uniformPoints(n, d, 1)
+	x := testpoints.Uniform(n, d, 1)
 	test, err := triplets.Random(x, 10_000, triplets.Noise{}, 77, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	random, err := metrics.Procrustes(x, uniformPoints(n, d, 2))
+	random, err := metrics.Procrustes(x, testpoints.Uniform(n, d, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +119,7 @@ func TestBudget(t *testing.T) {
 // either, even under noise (every goroutine asks through its own session).
 // LLOE's first phase is SOE, deterministic for a fixed thread count.
 func TestDeterministic(t *testing.T) {
-	x := uniformPoints(300, 2, 3)
+	x := testpoints.Uniform(300, 2, 3)
 	fit := func(alg embed.Algorithm, threads int) *mat.Dense {
 		t.Helper()
 		o, err := triplets.NewOracle(x, triplets.Noise{Model: triplets.Bernoulli, Level: 0.1}, 5)
@@ -149,7 +151,7 @@ func TestDeterministic(t *testing.T) {
 // to where they belong, whatever the thread count.
 func TestInsertAgainstTruth(t *testing.T) {
 	const n, m, d = 400, 150, 2
-	x := uniformPoints(n, d, 11)
+	x := testpoints.Uniform(n, d, 11)
 	o, err := triplets.NewOracle(x, triplets.Noise{}, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +200,7 @@ func TestInsertAgainstTruth(t *testing.T) {
 }
 
 func TestBadInput(t *testing.T) {
-	x := uniformPoints(20, 2, 1)
+	x := testpoints.Uniform(20, 2, 1)
 	o, err := triplets.NewOracle(x, triplets.Noise{}, 1)
 	if err != nil {
 		t.Fatal(err)

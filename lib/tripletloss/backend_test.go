@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/cuda"
@@ -19,7 +21,7 @@ func TestBackendWithoutCUDA(t *testing.T) {
 	if why == nil {
 		t.Skip("CUDA works here; see the cuda-tagged parity tests")
 	}
-	truth := uniformPoints(30, 2, 1)
+	truth := testpoints.Uniform(30, 2, 1)
 	p := embed.Problem{Dim: 2, Train: mustTriplets(t, truth, 600, 2)}
 	opt := embed.Options{Seed: 3, MaxEpochs: 5, Threads: 1}
 	ref, err := (&SOE{}).Fit(context.Background(), p, opt)

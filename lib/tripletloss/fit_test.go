@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/oe-lab/oe/lib/internal/testpoints"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -15,18 +16,6 @@ import (
 	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
 )
-
-// uniformPoints returns n points uniform in [0,1)^d.
-func uniformPoints(n, d int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	x := mat.NewDense(n, d, nil)
-	for i := 0; i < n; i++ {
-		for c := 0; c < d; c++ {
-			x.Set(i, c, rng.Float64())
-		}
-	}
-	return x
-}
 
 func mustTriplets(t testing.TB, x *mat.Dense, m int, seed uint64) *triplets.Set {
 	t.Helper()
@@ -38,7 +27,7 @@ func mustTriplets(t testing.TB, x *mat.Dense, m int, seed uint64) *triplets.Set 
 }
 
 func TestFitRejectsBadInput(t *testing.T) {
-	truth := uniformPoints(20, 2, 1)
+	truth := testpoints.Uniform(20, 2, 1)
 	good := mustTriplets(t, truth, 200, 1)
 	outOfRange := &triplets.Set{N: 5, Idx: []int32{0, 1, 7}}
 	tests := []struct {
@@ -84,7 +73,7 @@ func TestFitRejectsBadInput(t *testing.T) {
 // A learning rate so large that float32 overflows must end in an error that
 // names the epoch, never in a NaN embedding.
 func TestFitReportsDivergence(t *testing.T) {
-	truth := uniformPoints(30, 2, 2)
+	truth := testpoints.Uniform(30, 2, 2)
 	train := mustTriplets(t, truth, 500, 2)
 	res, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train},
 		embed.Options{LearningRate: 1e38, MaxEpochs: 50, Seed: 1})
@@ -97,7 +86,7 @@ func TestFitReportsDivergence(t *testing.T) {
 }
 
 func TestFitDeterministic(t *testing.T) {
-	truth := uniformPoints(100, 3, 3)
+	truth := testpoints.Uniform(100, 3, 3)
 	train := mustTriplets(t, truth, 5000, 3)
 	for _, alg := range []embed.Algorithm{&SOE{}, &STE{}, &TSTE{}, &CKLX{}, &GNMDSX{Lambda: 0.01}} {
 		t.Run(alg.Name(), func(t *testing.T) {
@@ -126,7 +115,7 @@ func TestFitDeterministic(t *testing.T) {
 }
 
 func TestFitTraceAndProgress(t *testing.T) {
-	truth := uniformPoints(60, 2, 4)
+	truth := testpoints.Uniform(60, 2, 4)
 	train := mustTriplets(t, truth, 3000, 4)
 	var seen []int
 	res, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{
@@ -155,7 +144,7 @@ func TestFitTraceAndProgress(t *testing.T) {
 }
 
 func TestFitHonoursCancellation(t *testing.T) {
-	truth := uniformPoints(60, 2, 5)
+	truth := testpoints.Uniform(60, 2, 5)
 	train := mustTriplets(t, truth, 3000, 5)
 	ctx, cancel := context.WithCancel(context.Background())
 	res, err := (&SOE{}).Fit(ctx, embed.Problem{Dim: 2, Train: train}, embed.Options{
@@ -220,7 +209,7 @@ func TestRegistry(t *testing.T) {
 // the same embedding bit for bit whatever the thread count, and the loss
 // falling from iteration to iteration.
 func TestFitLBFGS(t *testing.T) {
-	truth := uniformPoints(80, 2, 6)
+	truth := testpoints.Uniform(80, 2, 6)
 	train := mustTriplets(t, truth, 4000, 6)
 	test := mustTriplets(t, truth, 2000, 7)
 	for _, alg := range []embed.Algorithm{&SOE{}, &STE{}, &TSTE{}, &CKLX{}, &GNMDSX{Lambda: 0.001}} {
@@ -266,7 +255,7 @@ func TestFitLBFGS(t *testing.T) {
 
 // L-BFGS stops on cancellation with the embedding so far, as Adam does.
 func TestFitLBFGSHonoursCancellation(t *testing.T) {
-	truth := uniformPoints(60, 2, 5)
+	truth := testpoints.Uniform(60, 2, 5)
 	train := mustTriplets(t, truth, 3000, 5)
 	ctx, cancel := context.WithCancel(context.Background())
 	res, err := (&SOE{}).Fit(ctx, embed.Problem{Dim: 2, Train: train}, embed.Options{

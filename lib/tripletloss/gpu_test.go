@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/triplets"
@@ -41,7 +43,7 @@ var parityLosses = []struct {
 func parityProblem(t *testing.T, n, d, m int) ([]float32, []int32) {
 	t.Helper()
 	x := initialEmbedding(n, d, 1, 5)
-	return x, mustTriplets(t, uniformPoints(n, 3, 6), m, 7).Idx
+	return x, mustTriplets(t, testpoints.Uniform(n, 3, 6), m, 7).Idx
 }
 
 // TestGPUGradientParity compares the fused gradient kernel with the CPU
@@ -160,7 +162,7 @@ func TestGPUStepAndErrorParity(t *testing.T) {
 // L-BFGS has no GPU path: asking for it on cuda is an error naming the
 // CPU, before any device work.
 func TestGPUWithLBFGSIsAnError(t *testing.T) {
-	train := mustTriplets(t, uniformPoints(30, 2, 1), 500, 2)
+	train := mustTriplets(t, testpoints.Uniform(30, 2, 1), 500, 2)
 	opt := embed.Options{Seed: 1, Backend: embed.BackendCUDA, Optimizer: embed.OptimizerLBFGS}
 	_, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, opt)
 	if !errors.Is(err, embed.ErrNotSupported) || !strings.Contains(err.Error(), "CPU only") {
@@ -173,7 +175,7 @@ func TestGPUWithLBFGSIsAnError(t *testing.T) {
 // CPU's.
 func TestGPUFit(t *testing.T) {
 	needGPU(t)
-	truth := uniformPoints(100, 2, 11)
+	truth := testpoints.Uniform(100, 2, 11)
 	train := mustTriplets(t, truth, 20_000, 12)
 	test := mustTriplets(t, truth, 5_000, 13)
 	opt := embed.Options{Seed: 1, MaxEpochs: 300}

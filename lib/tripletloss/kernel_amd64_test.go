@@ -7,6 +7,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"github.com/oe-lab/oe/lib/embed"
 )
 
@@ -123,7 +125,7 @@ func TestFitSameWithAndWithoutAssembly(t *testing.T) {
 		t.Skip("CPU has no AVX2+FMA: only the Go twins run")
 	}
 	defer func() { useAVX2 = true }()
-	x := uniformPoints(60, 3, 4)
+	x := testpoints.Uniform(60, 3, 4)
 	train := mustTriplets(t, x, 3000, 5)
 	for _, sc := range scatters {
 		for _, tc := range []struct {

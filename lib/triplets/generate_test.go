@@ -2,25 +2,15 @@ package triplets
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
+
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
-
-// uniformPoints returns n points drawn uniformly from [0,1)^d. Distances
-// between such points are almost surely distinct, so comparisons never tie.
-func uniformPoints(n, d int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	data := make([]float64, n*d)
-	for i := range data {
-		data[i] = rng.Float64()
-	}
-	return mat.NewDense(n, d, data)
-}
 
 // violatedFraction returns the fraction of triplets of s that the points x
 // order the other way, ‖xᵢ−xⱼ‖ > ‖xᵢ−xₖ‖, computed independently of the
@@ -49,7 +39,7 @@ func TestRandomNoiseless(t *testing.T) {
 		{"high dimension 54", 300, 54, 5000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			x := uniformPoints(tc.n, tc.d, 1)
+			x := testpoints.Uniform(tc.n, tc.d, 1)
 			s, err := Random(x, tc.m, Noise{}, 42, 2)
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +61,7 @@ func TestRandomNoiseless(t *testing.T) {
 // equally often: the sampler must not favour any index.
 func TestRandomUniformIndices(t *testing.T) {
 	const n, m = 10, 100000
-	s, err := Random(uniformPoints(n, 2, 3), m, Noise{}, 7, 1)
+	s, err := Random(testpoints.Uniform(n, 2, 3), m, Noise{}, 7, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +81,7 @@ func TestRandomUniformIndices(t *testing.T) {
 
 func TestRandomBernoulliFlipRate(t *testing.T) {
 	const m = 200000
-	x := uniformPoints(100, 3, 2)
+	x := testpoints.Uniform(100, 3, 2)
 	for _, p := range []float64{0, 0.05, 0.3, 0.5, 1} {
 		s, err := Random(x, m, Noise{Model: Bernoulli, Level: p}, 9, 2)
 		if err != nil {
@@ -109,7 +99,7 @@ func TestRandomBernoulliFlipRate(t *testing.T) {
 
 func TestRandomGaussianErrorGrowsWithSigma(t *testing.T) {
 	const m = 50000
-	x := uniformPoints(100, 2, 4)
+	x := testpoints.Uniform(100, 2, 4)
 	prev := -1.0
 	for _, sigma := range []float64{0, 0.02, 0.1, 0.5, 5} {
 		s, err := Random(x, m, Noise{Model: Gaussian, Level: sigma}, 11, 2)
@@ -136,7 +126,7 @@ func TestRandomGaussianErrorGrowsWithSigma(t *testing.T) {
 }
 
 func TestRandomDeterministicAcrossThreads(t *testing.T) {
-	x := uniformPoints(500, 5, 5)
+	x := testpoints.Uniform(500, 5, 5)
 	m := 3*chunkSize + 1234
 	for _, noise := range []Noise{{}, {Model: Bernoulli, Level: 0.2}, {Model: Gaussian, Level: 0.1}} {
 		one, err := Random(x, m, noise, 77, 1)
@@ -163,14 +153,14 @@ func TestRandomDeterministicAcrossThreads(t *testing.T) {
 }
 
 func TestRandomErrors(t *testing.T) {
-	x := uniformPoints(5, 2, 1)
+	x := testpoints.Uniform(5, 2, 1)
 	tests := []struct {
 		name  string
 		x     *mat.Dense
 		m     int
 		noise Noise
 	}{
-		{"two points", uniformPoints(2, 2, 1), 10, Noise{}},
+		{"two points", testpoints.Uniform(2, 2, 1), 10, Noise{}},
 		{"negative m", x, -1, Noise{}},
 		{"unknown noise", x, 10, Noise{Model: "uniform", Level: 0.1}},
 		{"p > 1", x, 10, Noise{Model: Bernoulli, Level: 1.5}},
@@ -254,7 +244,7 @@ func TestOracle(t *testing.T) {
 }
 
 func TestOracleSessionsReproducible(t *testing.T) {
-	x := uniformPoints(20, 2, 6)
+	x := testpoints.Uniform(20, 2, 6)
 	noise := Noise{Model: Bernoulli, Level: 0.5}
 	answers := func() []bool {
 		o, err := NewOracle(x, noise, 99)
@@ -328,7 +318,7 @@ func TestSetAccessors(t *testing.T) {
 // memory-bound case that matters for the 500M-triplet COVTYPE runs.
 func BenchmarkRandom(b *testing.B) {
 	const n, d, m = 581012, 54, 10_000_000
-	x := uniformPoints(n, d, 1)
+	x := testpoints.Uniform(n, d, 1)
 	for b.Loop() {
 		if _, err := Random(x, m, Noise{}, 1, 0); err != nil {
 			b.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oe-lab/oe/lib/internal/testpoints"
 )
 
 func TestReadCSVWith(t *testing.T) {
@@ -151,7 +153,7 @@ func TestWriteResponsesCSVNumbered(t *testing.T) {
 
 func BenchmarkReadCSV(b *testing.B) {
 	const m, n = 200000, 1000
-	s, err := Random(uniformPoints(n, 2, 1), m, Noise{}, 1, 0)
+	s, err := Random(testpoints.Uniform(n, 2, 1), m, Noise{}, 1, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

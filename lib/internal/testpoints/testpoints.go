@@ -1,0 +1,22 @@
+// Package testpoints draws the ground-truth point sets that oe's tests embed:
+// one generator, so that every package's tests mean the same thing by "n
+// uniform points" and a change to it is made once.
+package testpoints
+
+import (
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Uniform returns n points drawn uniformly from the unit cube [0, 1]^d,
+// row by row, from a PCG stream fixed by seed: the same seed gives the same
+// points on every machine.
+func Uniform(n, d int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	data := make([]float64, n*d)
+	for i := range data {
+		data[i] = rng.Float64()
+	}
+	return mat.NewDense(n, d, data)
+}
