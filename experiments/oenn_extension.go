@@ -20,10 +20,11 @@ triplets of the training items, then embeds the new items from 2 million triplet
 y and z training items — with the trained network frozen and a fresh EmbNet for the new items. It reports
 the fraction of those triplets the extension violates (TE) and t-SNE views of both parts. Its finding: the
 extension satisfies nearly all of its triplets and the new items' embedding looks like the training
-items'. Here both datasets are split at random: USPS's 9,298 items (its train and test files, lib/datasets)
-into 7,291 training and 2,007 new items, the paper's sizes though not its fixed split, and CHAR 80/20; besides TE we measure the error on fresh triplets of the same form and how well the
-training items' classes predict the new items' classes (kNN, k = ⌊log₂ n⌋) in the embedding and in the
-data.`)
+items'. Here USPS's 9,298 items (its train and test files, lib/datasets) are split as the paper splits them:
+its 7,291 training items and its 2,007 test items as the new ones; FMNIST, where it stands in for USPS, is
+split at random at the same sizes, and CHAR at random 80/20. Besides TE we measure the error on fresh
+triplets of the same form and how well the training items' classes predict the new items' classes
+(kNN, k = ⌊log₂ n⌋) in the embedding and in the data.`)
 
 	type source struct {
 		name, standIn string

@@ -31,8 +31,10 @@ const (
 )
 
 // Extension is OENN's out-of-sample protocol, the paper's "Generalization
-// to new items" (supplement). The run's data is split at random into
-// training items and a fraction TestFraction of new items; OENN_train is
+// to new items" (supplement). The run's data is split into training items
+// and a fraction TestFraction of new items: the dataset's own train and
+// test sets where that fraction of all its items is its test set (USPS's
+// 7,291/2,007, as the paper splits it; see datasetSplit), else at random; OENN_train is
 // fitted on λ·n·d·log₂n triplets of the training items (n of them, with the
 // run's noise); then OENN's extension (the trained network frozen, a fresh
 // EmbNet for the new items) is fitted on NewTriplets triplets (x*, y, z),
@@ -66,8 +68,27 @@ func (x Extension) Check() error {
 // Job returns the canonical config and key of the extension run built on
 // the run c: c's config wrapped with the protocol's name, version,
 // TestFraction and NewTriplets (job.Canonical.Wrap).
+// A run on the dataset's own split adds "split": "dataset", so that its key
+// differs from the random split's that earlier versions drew.
 func (x Extension) Job(c job.Canonical) (job.Canonical, error) {
-	return c.Wrap(extensionProtocol, map[string]any{"version": ExtensionVersion, "test_fraction": x.TestFraction, "new_triplets": x.NewTriplets})
+	settings := map[string]any{"version": ExtensionVersion, "test_fraction": x.TestFraction, "new_triplets": x.NewTriplets}
+	if x.datasetSplit(c.Config) {
+		settings["split"] = "dataset"
+	}
+	return c.Wrap(extensionProtocol, settings)
+}
+
+// datasetSplit reports whether the run c takes its dataset's own train and
+// test sets as training and new items: the dataset has such a split
+// (datasets.Spec.Train), c takes every item of its files (datasets.Load
+// then keeps their order, train set first), and TestFraction of them is the
+// test set. Otherwise the split is random.
+func (x Extension) datasetSplit(c job.Config) bool {
+	spec, err := datasets.Lookup(c.Dataset)
+	if err != nil || spec.Train == 0 || c.N != spec.Available {
+		return false
+	}
+	return int(math.Round(x.TestFraction*float64(c.N))) == spec.Available-spec.Train
 }
 
 // Run computes the extension run whose base run is c, on the given number
@@ -89,7 +110,10 @@ func (x Extension) Run(ctx context.Context, c job.Config, threads int) (*job.Out
 	}
 	// Rows 0..nTrain-1 of all are the training items, the rest the new
 	// ones: the order of the extension's embedding.
-	all, labels := splitRows(ds.X, ds.Labels, nNew, seed("split"))
+	all, labels := ds.X, ds.Labels
+	if !x.datasetSplit(c) {
+		all, labels = splitRows(ds.X, ds.Labels, nNew, seed("split"))
+	}
 	train := all.Slice(0, nTrain, 0, dataDim).(*mat.Dense)
 	var trainLabels []int
 	if labels != nil {

@@ -140,3 +140,42 @@ func ExampleExtension_Run() {
 		out.Metrics[job.ExtensionTriplets], "extension triplets")
 	// Output: 30 training items, 10 new items, 400 extension triplets
 }
+
+// TestExtensionDatasetSplit checks when the protocol takes a dataset's own
+// train and test sets (USPS: 7,291 and 2,007 of 9,298) and that the choice is
+// part of the run's key.
+func TestExtensionDatasetSplit(t *testing.T) {
+	uspsFraction := 2007.0 / 9298
+	for _, tc := range []struct {
+		name     string
+		dataset  string
+		n        int
+		fraction float64
+		want     bool
+	}{
+		{"USPS, every item, its test set held out", "usps", 9298, uspsFraction, true},
+		{"USPS, another fraction", "usps", 9298, 0.2, false},
+		{"USPS, its train set only", "usps", 7291, uspsFraction, false},
+		{"CHAR has no split", "char", 1797, 0.2, false},
+		{"a synthetic set has no split", "gmm", 9298, uspsFraction, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := Extension{TestFraction: tc.fraction, NewTriplets: 100}
+			c := job.Config{Dataset: tc.dataset, N: tc.n, Lambda: 2, Algorithm: "oenn", Dim: 5, Seed: 1}
+			if got := x.datasetSplit(c); got != tc.want {
+				t.Fatalf("datasetSplit = %v, want %v", got, tc.want)
+			}
+			canon, err := c.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrapped, err := x.Job(canon)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(wrapped.JSON), `"split":"dataset"`); got != tc.want {
+				t.Errorf("config %s: names the dataset split: %v, want %v", wrapped.JSON, got, tc.want)
+			}
+		})
+	}
+}

@@ -9,8 +9,9 @@ import (
 
 // Extension declares and executes OENN out-of-sample runs, the paper's
 // "Generalization to new items" (supplement), as runner/evaluate's
-// Extension computes them: each run's data is split at random into
-// training items and a fraction testFraction of new items; OENN_train is
+// Extension computes them: each run's data is split into training items
+// and a fraction testFraction of new items (the dataset's own test set where
+// that fraction of all its items is it, as for USPS, else at random); OENN_train is
 // fitted on the training items, as the run declares it; then OENN's
 // extension embeds the new items from newTriplets triplets (new item,
 // training item, training item). Every run's Algorithm must be "oenn".
