@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/testpoints"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -57,13 +58,7 @@ func randomTriplets(n, m int, seed uint64) *triplets.Set {
 
 // randomPSD returns XXᵀ for a random n×r X.
 func randomPSD(n, r int, seed uint64) (*mat.SymDense, *mat.Dense) {
-	rng := rand.New(rand.NewPCG(seed, 6))
-	x := mat.NewDense(n, r, nil)
-	for i := 0; i < n; i++ {
-		for j := 0; j < r; j++ {
-			x.Set(i, j, rng.NormFloat64())
-		}
-	}
+	x := testpoints.Gaussian(n, r, seed)
 	k := mat.NewSymDense(n, nil)
 	k.SymOuterK(1, x)
 	return k, x

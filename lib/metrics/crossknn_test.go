@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -69,7 +70,7 @@ func TestCrossKNNErrorReference(t *testing.T) {
 	// Sign-pattern labels with 10% relabelled, as in TestKNNError; the
 	// test points are rows of a larger matrix, as the out-of-sample
 	// experiment passes them (a view with a stride).
-	x := randomPoints(700, 3, 6)
+	x := testpoints.Gaussian(700, 3, 6)
 	rng := rand.New(rand.NewPCG(3, 3))
 	labels := make([]int, 700)
 	for i := range labels {
@@ -98,7 +99,7 @@ func TestCrossKNNErrorReference(t *testing.T) {
 }
 
 func TestCrossKNNErrorErrors(t *testing.T) {
-	x := randomPoints(6, 2, 1)
+	x := testpoints.Gaussian(6, 2, 1)
 	withNaN := mat.DenseCopyOf(x)
 	withNaN.Set(2, 0, math.Inf(1))
 	labels := make([]int, 6)
@@ -109,7 +110,7 @@ func TestCrossKNNErrorErrors(t *testing.T) {
 		testLabels  []int
 		want        string
 	}{
-		{"one training point", randomPoints(1, 2, 1), x, labels[:1], labels, "need at least 2 training points, have 1"},
+		{"one training point", testpoints.Gaussian(1, 2, 1), x, labels[:1], labels, "need at least 2 training points, have 1"},
 		{"Inf in the test points", x, withNaN, labels, labels, "CrossKNNError: point 2 has +Inf in column 0"},
 	}
 	for _, tc := range tests {

@@ -12,17 +12,9 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/internal/testpoints"
 	"github.com/oe-lab/oe/lib/triplets"
 )
-
-func randomPoints(n, d int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 2))
-	data := make([]float64, n*d)
-	for i := range data {
-		data[i] = rng.NormFloat64()
-	}
-	return mat.NewDense(n, d, data)
-}
 
 func TestTripletError(t *testing.T) {
 	// Items on a line: e0=0, e1=1, e2=3, e3=−1, e4=1 (same place as e1).
@@ -54,7 +46,7 @@ func TestTripletError(t *testing.T) {
 // and against the generator: triplets drawn from the points themselves are
 // all satisfied.
 func TestTripletErrorParallel(t *testing.T) {
-	x := randomPoints(1000, 3, 1)
+	x := testpoints.Gaussian(1000, 3, 1)
 	s, err := triplets.Random(x, 12*tripletsPerTask+5, triplets.Noise{}, 1, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +54,7 @@ func TestTripletErrorParallel(t *testing.T) {
 	if got := TripletError(x, s); got != 0 {
 		t.Errorf("error of the generating points on their own triplets = %v, want 0", got)
 	}
-	emb := randomPoints(1000, 2, 2)
+	emb := testpoints.Gaussian(1000, 2, 2)
 	bad := 0
 	for r := 0; r < s.Len(); r++ {
 		i, j, k := s.At(r)
@@ -92,19 +84,19 @@ func TestSizeMismatchPanics(t *testing.T) {
 			TripletError(mat.NewDense(3, 1, []float64{0, 1, 2}), &triplets.Set{N: 5, Idx: []int32{0, 1, 2}})
 		}},
 		{"Procrustes", "Procrustes: truth has 4 rows, embedding 5", func() {
-			Procrustes(randomPoints(4, 2, 1), randomPoints(5, 2, 2))
+			Procrustes(testpoints.Gaussian(4, 2, 1), testpoints.Gaussian(5, 2, 2))
 		}},
 		{"KNNError", "KNNError: x has 5 rows, labels 3", func() {
-			KNNError(randomPoints(5, 2, 1), []int{0, 1, 0}, 1)
+			KNNError(testpoints.Gaussian(5, 2, 1), []int{0, 1, 0}, 1)
 		}},
 		{"CrossKNNError training labels", "CrossKNNError: train has 6 rows, trainLabels 5", func() {
-			CrossKNNError(randomPoints(6, 2, 1), make([]int, 5), randomPoints(6, 2, 1), make([]int, 6))
+			CrossKNNError(testpoints.Gaussian(6, 2, 1), make([]int, 5), testpoints.Gaussian(6, 2, 1), make([]int, 6))
 		}},
 		{"CrossKNNError test labels", "CrossKNNError: test has 6 rows, testLabels 2", func() {
-			CrossKNNError(randomPoints(6, 2, 1), make([]int, 6), randomPoints(6, 2, 1), make([]int, 2))
+			CrossKNNError(testpoints.Gaussian(6, 2, 1), make([]int, 6), testpoints.Gaussian(6, 2, 1), make([]int, 2))
 		}},
 		{"CrossKNNError widths", "CrossKNNError: train has 2 columns, test 3", func() {
-			CrossKNNError(randomPoints(6, 2, 1), make([]int, 6), randomPoints(6, 3, 1), make([]int, 6))
+			CrossKNNError(testpoints.Gaussian(6, 2, 1), make([]int, 6), testpoints.Gaussian(6, 3, 1), make([]int, 6))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,13 +114,13 @@ func TestSizeMismatchPanics(t *testing.T) {
 func similar(x *mat.Dense, a float64, seed uint64) *mat.Dense {
 	n, d := x.Dims()
 	var qr mat.QR
-	qr.Factorize(randomPoints(d, d, seed))
+	qr.Factorize(testpoints.Gaussian(d, d, seed))
 	var q mat.Dense
 	qr.QTo(&q)
 	var out mat.Dense
 	out.Mul(x, &q)
 	out.Scale(a, &out)
-	shift := randomPoints(1, d, seed+1).RawRowView(0)
+	shift := testpoints.Gaussian(1, d, seed+1).RawRowView(0)
 	for i := range n {
 		floats.Add(out.RawRowView(i), shift)
 	}
@@ -136,7 +128,7 @@ func similar(x *mat.Dense, a float64, seed uint64) *mat.Dense {
 }
 
 func TestProcrustes(t *testing.T) {
-	x := randomPoints(50, 3, 3)
+	x := testpoints.Gaussian(50, 3, 3)
 	// A 3-D truth whose third coordinate is constant is planar; its 2-D
 	// coordinates, rotated, embed it perfectly after padding.
 	planar := mat.NewDense(50, 3, nil)
@@ -192,8 +184,8 @@ func TestProcrustes(t *testing.T) {
 // √((a+d)² + (c−b)²) and √((a−d)² + (b+c)²).
 func TestProcrustes2D(t *testing.T) {
 	for seed := range uint64(5) {
-		a := randomPoints(20, 2, 10+seed)
-		b := randomPoints(20, 2, 20+seed)
+		a := testpoints.Gaussian(20, 2, 10+seed)
+		b := testpoints.Gaussian(20, 2, 20+seed)
 		got, err := Procrustes(a, b)
 		if err != nil {
 			t.Fatal(err)
@@ -225,7 +217,7 @@ func centredUnit(x *mat.Dense) *mat.Dense {
 }
 
 func TestProcrustesErrors(t *testing.T) {
-	x := randomPoints(4, 2, 1)
+	x := testpoints.Gaussian(4, 2, 1)
 	same := mat.NewDense(4, 2, []float64{1, 2, 1, 2, 1, 2, 1, 2})
 	withNaN := mat.DenseCopyOf(x)
 	withNaN.Set(2, 1, math.NaN())
@@ -236,7 +228,7 @@ func TestProcrustesErrors(t *testing.T) {
 		truth, emb *mat.Dense
 		want       string
 	}{
-		{"one point", randomPoints(1, 2, 1), randomPoints(1, 2, 2), "need at least 2 points, have 1"},
+		{"one point", testpoints.Gaussian(1, 2, 1), testpoints.Gaussian(1, 2, 2), "need at least 2 points, have 1"},
 		{"coincident truth", same, x, "the 4 points of truth all coincide"},
 		{"coincident embedding", x, same, "the 4 points of embedding all coincide"},
 		{"NaN", x, withNaN, "embedding has NaN at row 2, column 1"},
@@ -325,7 +317,7 @@ func referenceKNNError(x *mat.Dense, labels []int, seed uint64) float64 {
 
 func TestKNNError(t *testing.T) {
 	n := 600
-	x := randomPoints(n, 3, 4)
+	x := testpoints.Gaussian(n, 3, 4)
 	// Labels from the sign pattern of the first two coordinates, with 10%
 	// relabelled at random: a learnable task with some error.
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -363,7 +355,7 @@ func TestKNNErrorSeparated(t *testing.T) {
 	// Two tight clusters far apart, labelled by cluster: every test point's
 	// neighbours are its own cluster, whatever the split.
 	n := 200
-	x := randomPoints(n, 2, 5)
+	x := testpoints.Gaussian(n, 2, 5)
 	labels := make([]int, n)
 	for i := range n {
 		if i%2 == 1 {
@@ -379,7 +371,7 @@ func TestKNNErrorSeparated(t *testing.T) {
 }
 
 func TestKNNErrorErrors(t *testing.T) {
-	x := randomPoints(5, 2, 1)
+	x := testpoints.Gaussian(5, 2, 1)
 	withNaN := mat.DenseCopyOf(x)
 	withNaN.Set(1, 1, math.NaN())
 	huge := mat.DenseCopyOf(x)
@@ -390,7 +382,7 @@ func TestKNNErrorErrors(t *testing.T) {
 		labels []int
 		want   string
 	}{
-		{"one point", randomPoints(1, 2, 1), []int{0}, "need at least 2 points for a 70/30 split, have 1"},
+		{"one point", testpoints.Gaussian(1, 2, 1), []int{0}, "need at least 2 points for a 70/30 split, have 1"},
 		{"NaN", withNaN, make([]int, 5), "point 1 has NaN in column 1"},
 		{"overflow", huge, make([]int, 5), "point 4 is too large"},
 	}
@@ -406,7 +398,7 @@ func TestKNNErrorErrors(t *testing.T) {
 // dimensions, 10 classes.
 func BenchmarkKNNError(b *testing.B) {
 	const n, d = 60000, 50
-	x := randomPoints(n, d, 1)
+	x := testpoints.Gaussian(n, d, 1)
 	labels := make([]int, n)
 	for i := range labels {
 		labels[i] = i % 10
@@ -420,12 +412,12 @@ func BenchmarkKNNError(b *testing.B) {
 
 // BenchmarkTripletError scores 10M triplets over 60000 items in 2-D.
 func BenchmarkTripletError(b *testing.B) {
-	x := randomPoints(60000, 2, 1)
+	x := testpoints.Gaussian(60000, 2, 1)
 	s, err := triplets.Random(x, 10_000_000, triplets.Noise{}, 1, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	emb := randomPoints(60000, 2, 2)
+	emb := testpoints.Gaussian(60000, 2, 2)
 	for b.Loop() {
 		TripletError(emb, s)
 	}
@@ -435,8 +427,8 @@ func BenchmarkTripletError(b *testing.B) {
 // BenchmarkProcrustes compares 60000 points in 50 dimensions with a 2-D
 // embedding.
 func BenchmarkProcrustes(b *testing.B) {
-	truth := randomPoints(60000, 50, 1)
-	emb := randomPoints(60000, 2, 2)
+	truth := testpoints.Gaussian(60000, 50, 1)
+	emb := testpoints.Gaussian(60000, 2, 2)
 	for b.Loop() {
 		if _, err := Procrustes(truth, emb); err != nil {
 			b.Fatal(err)
@@ -448,12 +440,12 @@ func BenchmarkProcrustes(b *testing.B) {
 // split their work over GOMAXPROCS goroutines, give the same numbers for
 // 1, 2, 3 and 7 of them, on inputs of several work chunks.
 func TestIndependentOfThreads(t *testing.T) {
-	x := randomPoints(2000, 3, 6)
+	x := testpoints.Gaussian(2000, 3, 6)
 	s, err := triplets.Random(x, 5*tripletsPerTask+7, triplets.Noise{}, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := randomPoints(2000, 2, 7)
+	emb := testpoints.Gaussian(2000, 2, 7)
 	labels := make([]int, 2000)
 	for i := range labels {
 		labels[i] = int(math.Floor(2 * x.At(i, 0)))

@@ -20,3 +20,15 @@ func Uniform(n, d int, seed uint64) *mat.Dense {
 	}
 	return mat.NewDense(n, d, data)
 }
+
+// Gaussian returns n points with independent standard normal coordinates in
+// d dimensions, row by row, from a PCG stream fixed by seed (another stream
+// than Uniform's).
+func Gaussian(n, d int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	data := make([]float64, n*d)
+	for i := range data {
+		data[i] = rng.NormFloat64()
+	}
+	return mat.NewDense(n, d, data)
+}

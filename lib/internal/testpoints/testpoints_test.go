@@ -31,3 +31,22 @@ func TestUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestGaussian checks the shape and that the coordinates look standard
+// normal: mean near 0 and variance near 1 over 20,000 draws.
+func TestGaussian(t *testing.T) {
+	x := Gaussian(2000, 10, 5)
+	if r, c := x.Dims(); r != 2000 || c != 10 {
+		t.Fatalf("dims %d×%d, want 2000×10", r, c)
+	}
+	var sum, sq float64
+	for _, v := range x.RawMatrix().Data {
+		sum += v
+		sq += v * v
+	}
+	mean := sum / 20000
+	variance := sq/20000 - mean*mean
+	if mean < -0.03 || mean > 0.03 || variance < 0.95 || variance > 1.05 {
+		t.Errorf("mean %.4f, variance %.4f: want about 0 and 1", mean, variance)
+	}
+}
