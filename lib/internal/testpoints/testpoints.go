@@ -13,22 +13,21 @@ import (
 // row by row, from a PCG stream fixed by seed: the same seed gives the same
 // points on every machine.
 func Uniform(n, d int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	data := make([]float64, n*d)
-	for i := range data {
-		data[i] = rng.Float64()
-	}
-	return mat.NewDense(n, d, data)
+	return draw(n, d, rand.New(rand.NewPCG(seed, 1)).Float64)
 }
 
 // Gaussian returns n points with independent standard normal coordinates in
 // d dimensions, row by row, from a PCG stream fixed by seed (another stream
 // than Uniform's).
 func Gaussian(n, d int, seed uint64) *mat.Dense {
-	rng := rand.New(rand.NewPCG(seed, 2))
+	return draw(n, d, rand.New(rand.NewPCG(seed, 2)).NormFloat64)
+}
+
+// draw fills an n×d matrix row by row with coordinates from next.
+func draw(n, d int, next func() float64) *mat.Dense {
 	data := make([]float64, n*d)
 	for i := range data {
-		data[i] = rng.NormFloat64()
+		data[i] = next()
 	}
 	return mat.NewDense(n, d, data)
 }
