@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/evaluate"
 	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/exp"
@@ -200,15 +201,25 @@ func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
 // it deletes the embeddings and views that no script declares with
 // KeepEmbedding in its recorded executions, re-encodes the others as
 // float32, deletes the trace epochs between the stopping rule's checks, and
-// compacts the file.
-// The scripts' runs and metrics are untouched. A declaration that cannot
-// be read (none recorded: schema version 1) keeps the embedding.
-func Prune(ctx context.Context, path string) (store.Pruned, error) {
+// compacts the file. With superseded it also deletes the runs that no
+// recorded execution lists and that another version of their algorithm
+// (this build's registry, lib/embed) or of the evaluation computed: no
+// script of this build can use them, as their keys name those versions.
+// The scripts' other runs and metrics are untouched. A declaration that
+// cannot be read (none recorded: schema version 1) keeps the embedding.
+func Prune(ctx context.Context, path string, superseded bool) (store.Pruned, error) {
 	st, err := store.Open(path)
 	if err != nil {
 		return store.Pruned{}, err
 	}
 	defer st.Close()
+	var current func(string) (int, bool)
+	if superseded {
+		current = func(algorithm string) (int, bool) {
+			info, err := embed.Lookup(algorithm)
+			return info.Version, err == nil
+		}
+	}
 	return st.Prune(ctx, func(declared []string) bool {
 		for _, d := range declared {
 			var r exp.Run
@@ -217,7 +228,7 @@ func Prune(ctx context.Context, path string) (store.Pruned, error) {
 			}
 		}
 		return false
-	})
+	}, current)
 }
 
 func checkProfile(p string) error {

@@ -363,12 +363,12 @@ func TestPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Prune(context.Background(), db)
+	p, err := Prune(context.Background(), db, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Embeddings != 4 || p.Reencoded != 0 {
-		t.Errorf("pruned %+v, want the 4 embeddings of λ = 2 and 4 deleted", p)
+	if p.Embeddings != 4 || p.Reencoded != 0 || p.Superseded != 0 {
+		t.Errorf("pruned %+v, want the 4 embeddings of λ = 2 and 4 deleted and no run (all listed)", p)
 	}
 	st, err = store.OpenReadOnly(db)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 func init() {
 	register("prune", command{
-		summary: "delete from results.db what no report uses (embeddings no script keeps, trace epochs between the checks) and compact it",
+		summary: "delete from results.db what no report uses (embeddings no script keeps, trace epochs between the checks; with --superseded, runs of other algorithm versions) and compact it",
 		run:     pruneCommand,
 	})
 }
@@ -18,6 +18,7 @@ func init() {
 func pruneCommand(args []string) error {
 	fs := newFlags("prune", "[flags]")
 	db := fs.String("db", runner.DefaultDB, "results database (SQLite)")
+	superseded := fs.Bool("superseded", false, "also delete the runs that no script execution lists and that another version of their algorithm or of the evaluation computed (this build never reads them again)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -28,7 +29,7 @@ func pruneCommand(args []string) error {
 	if _, err := os.Stat(*db); err != nil {
 		return err
 	}
-	p, err := runner.Prune(context.Background(), *db)
+	p, err := runner.Prune(context.Background(), *db, *superseded)
 	if err != nil {
 		return err
 	}

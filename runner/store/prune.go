@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+
+	"github.com/oe-lab/oe/runner/job"
 )
 
 // Pruned says what Prune removed.
@@ -14,15 +16,19 @@ type Pruned struct {
 	Embeddings, Reencoded int
 	// Epochs counts the trace rows deleted.
 	Epochs int
+	// Superseded counts the runs deleted as computed by another version of
+	// their algorithm or of the evaluation than the present one.
+	Superseded int
 	// Before and After are the database file's size in bytes.
 	Before, After int64
 }
 
-// String reads like "778 embeddings deleted, 210 re-encoded as float32,
-// 80687 trace rows deleted: 26804224 → 4100096 bytes".
+// String reads like "958 superseded runs deleted, 778 embeddings deleted,
+// 210 re-encoded as float32, 80687 trace rows deleted: 26804224 → 4100096
+// bytes".
 func (p Pruned) String() string {
-	return fmt.Sprintf("%d embeddings deleted, %d re-encoded as float32, %d trace rows deleted: %d → %d bytes",
-		p.Embeddings, p.Reencoded, p.Epochs, p.Before, p.After)
+	return fmt.Sprintf("%d superseded runs deleted, %d embeddings deleted, %d re-encoded as float32, %d trace rows deleted: %d → %d bytes",
+		p.Superseded, p.Embeddings, p.Reencoded, p.Epochs, p.Before, p.After)
 }
 
 // Prune brings a database written before the present storage rules to them,
@@ -36,10 +42,17 @@ func (p Pruned) String() string {
 //     by a script that has not completed yet (a campaign under way) does;
 //   - re-encodes the float64 embeddings it keeps as float32, as Put writes
 //     them;
-//   - deletes the trace rows that Put does not write (storedEpochs).
+//   - deletes the trace rows that Put does not write (storedEpochs);
+//   - when current is not nil, deletes every run that no script execution
+//     lists and that an earlier or other version computed: its
+//     eval_version is not job.EvalVersion, or current, given its algorithm,
+//     returns a version other than its algorithm_version. Its key holds
+//     those versions, so no run of this build can read it again. An
+//     algorithm current does not know (ok false) keeps its runs.
 //
-// The runs, their metrics and the script executions are left as they are.
-func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (Pruned, error) {
+// Otherwise the runs, their metrics and the script executions are left as
+// they are.
+func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool, current func(algorithm string) (version int, ok bool)) (Pruned, error) {
 	var p Pruned
 	var err error
 	if p.Before, err = s.size(); err != nil {
@@ -81,6 +94,11 @@ func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (P
 		}
 		p.Embeddings++
 	}
+	if current != nil {
+		if p.Superseded, err = deleteSuperseded(ctx, tx, current); err != nil {
+			return p, err
+		}
+	}
 	if p.Reencoded, err = reencode(ctx, tx); err != nil {
 		return p, err
 	}
@@ -102,6 +120,42 @@ func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool) (P
 	}
 	p.After, err = s.size()
 	return p, err
+}
+
+// deleteSuperseded deletes the runs no execution lists that another version
+// computed (see Prune) and returns how many it deleted; their metrics,
+// trace and embedding go with them (ON DELETE CASCADE).
+func deleteSuperseded(ctx context.Context, tx *sql.Tx, current func(algorithm string) (int, bool)) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, algorithm, algorithm_version, eval_version FROM runs
+		WHERE id NOT IN (SELECT run_id FROM experiment_runs) ORDER BY id`)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	var stale []int64
+	for rows.Next() {
+		var (
+			id                int64
+			algorithm         string
+			version, evalVers int
+		)
+		if err := rows.Scan(&id, &algorithm, &version, &evalVers); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("store: %w", err)
+		}
+		now, known := current(algorithm)
+		if evalVers != job.EvalVersion || known && version != now {
+			stale = append(stale, id)
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	for _, id := range stale {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE id = ?", id); err != nil {
+			return 0, fmt.Errorf("store: %w", err)
+		}
+	}
+	return len(stale), nil
 }
 
 // reencode rewrites the float64 embeddings as float32 and returns how many

@@ -160,7 +160,7 @@ func TestPrune(t *testing.T) {
 	p, err := s.Prune(ctx, func(declared []string) bool {
 		asked = append(asked, slices.Sorted(slices.Values(declared)))
 		return slices.Contains(declared, "keep")
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,5 +193,59 @@ func TestPrune(t *testing.T) {
 	}
 	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
 		t.Errorf("integrity_check = %q, %v", res, err)
+	}
+}
+
+// TestPruneSuperseded: with current, the runs no execution lists that
+// another algorithm or evaluation version computed go, with their metrics,
+// trace and embedding; listed runs, current ones and those of an algorithm
+// current does not know stay.
+func TestPruneSuperseded(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	for seed := uint64(1); seed <= 5; seed++ {
+		if err := s.Put(ctx, record(seed, 3, 4)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RecordExecution(ctx, "general", "quick", "h", []Member{{Key: canonical(1).Key}}); err != nil {
+		t.Fatal(err)
+	}
+	version := canonical(1).Version
+	for _, q := range []struct {
+		sql  string
+		seed uint64
+	}{
+		{"UPDATE runs SET algorithm_version = algorithm_version + 1 WHERE key = ?", 1}, // listed: stays
+		{"UPDATE runs SET algorithm_version = algorithm_version + 1 WHERE key = ?", 3}, // goes
+		{"UPDATE runs SET eval_version = eval_version + 1 WHERE key = ?", 4},           // goes
+		{"UPDATE runs SET algorithm = 'gone', algorithm_version = 0 WHERE key = ?", 5}, // unknown: stays
+	} {
+		if _, err := s.DB().Exec(q.sql, canonical(q.seed).Key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Prune(ctx, func([]string) bool { return true }, func(algorithm string) (int, bool) {
+		return version, algorithm == "storefake"
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Superseded != 2 {
+		t.Errorf("pruned %+v, want 2 superseded runs deleted", p)
+	}
+	for seed, want := range map[uint64]bool{1: true, 2: true, 3: false, 4: false, 5: true} {
+		var n int
+		s.DB().QueryRow("SELECT count(*) FROM runs WHERE key = ?", canonical(seed).Key).Scan(&n)
+		if got := n == 1; got != want {
+			t.Errorf("run %d kept %v, want %v", seed, got, want)
+		}
+	}
+	for _, table := range []string{"metric_values", "epochs", "embeddings"} {
+		var orphans int
+		s.DB().QueryRow("SELECT count(*) FROM " + table + " WHERE run_id NOT IN (SELECT id FROM runs)").Scan(&orphans)
+		if orphans != 0 {
+			t.Errorf("%s: %d rows of deleted runs left", table, orphans)
+		}
 	}
 }
