@@ -49,6 +49,9 @@ var palette10 = []color.Color{
 // Color returns the i-th colour of the palette used by every figure.
 func Color(i int) color.Color { return palette10[((i%len(palette10))+len(palette10))%len(palette10)] }
 
+// NumColors is the number of distinct colours Color cycles through.
+func NumColors() int { return len(palette10) }
+
 // MeanSD returns the mean and the sample standard deviation of the finite
 // values of xs, and how many there were. The deviation is 0 for one value;
 // both are NaN for none.

@@ -288,8 +288,9 @@ func ExampleOverview() {
 }
 
 // TestFigureFormat: a figure is saved as the smaller of SVG and PNG — SVG
-// for a line plot, PNG (with a palette) for a scatter plot of many points —
-// and the PNG keeps the plot's colours and the black of its text.
+// for a line plot on a large canvas (little ink, many pixels), PNG (with a
+// palette) for a scatter plot of many points — and the PNG keeps the plot's
+// colours and the black of its text.
 func TestFigureFormat(t *testing.T) {
 	lines, err := plot.Lines(plot.Axes{Title: "error"}, []plot.Series{{Name: "soe", X: []float64{1, 2, 4}, Samples: [][]float64{{0.3}, {0.2}, {0.1}}}})
 	if err != nil {
@@ -309,13 +310,14 @@ func TestFigureFormat(t *testing.T) {
 	tests := []struct {
 		name    string
 		p       *gplot.Plot
+		width   vg.Length
 		wantExt string
 	}{
-		{"line plot", lines, ".svg"},
-		{"scatter plot of 5,000 points", scatter, ".png"},
+		{"line plot, 10 inches wide", lines, 10 * vg.Inch, ".svg"},
+		{"scatter plot of 5,000 points", scatter, 5 * vg.Inch, ".png"},
 	}
 	for _, tc := range tests {
-		data, ext, err := encodeFigure(tc.p, 5*vg.Inch, 4*vg.Inch)
+		data, ext, err := encodeFigure(tc.p, tc.width, tc.width*4/5)
 		if err != nil {
 			t.Fatal(err)
 		}
