@@ -26,8 +26,8 @@ import (
 // frequent other colours, such as their commonest antialiased edges),
 // and a heat map's cells take the nearest of them (their values are printed
 // in the cells). On the paper profile's reports at 4,381 of 9,181 runs the
-// figures took 6.38 MB with 256 colours and 4.58 MB with 32: the embedding
-// grids 34% smaller and alike to the eye, and 58 line and heat-map plots
+// figures took 6.38 MB with 256 colours and 4.46 MB with 32: the embedding
+// grids 30–40% smaller and alike to the eye, and 59 line and heat-map plots
 // PNG at 6–9 kB instead of SVG at 11–20 kB.
 const (
 	svgAllowance   = 1.5
