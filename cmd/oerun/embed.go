@@ -207,9 +207,13 @@ func embedCommand(args []string) error {
 	if err != nil {
 		return err
 	}
-	if requested, _ := embed.ParseBackend(f.backend); requested == embed.BackendAuto && optimizer.CPUOnly() &&
+	if requested, _ := embed.ParseBackend(f.backend); requested == embed.BackendAuto && be == embed.BackendCPU &&
 		info.Backends[embed.BackendCUDA] != nil && !quiet(f.fs) {
-		fmt.Fprintf(os.Stderr, "oerun embed: --backend auto: %s runs on the CPU only, so %s runs on cpu\n", optimizer, info.Name)
+		why := fmt.Sprintf("%s runs on the CPU only", optimizer)
+		if !optimizer.CPUOnly() {
+			why = fmt.Sprint(info.Available(embed.BackendCUDA))
+		}
+		fmt.Fprintf(os.Stderr, "oerun embed: --backend auto: %s, so %s runs on cpu\n", why, info.Name)
 	}
 	if err := info.Available(be); err != nil {
 		return err

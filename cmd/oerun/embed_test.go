@@ -235,7 +235,7 @@ func TestEmbedCommandLBFGS(t *testing.T) {
 }
 
 // TestEmbedCommandBackends: where CUDA cannot run, --backend cuda fails
-// with the reason and auto falls back to the CPU.
+// with the reason, and auto falls back to the CPU and says why.
 func TestEmbedCommandBackends(t *testing.T) {
 	info, err := embed.Lookup("soe")
 	if err != nil {
@@ -252,8 +252,9 @@ func TestEmbedCommandBackends(t *testing.T) {
 	if _, stderr, code := cli(t, append(args, "--backend", "cuda")...); code != 1 || !strings.Contains(stderr, why.Error()) {
 		t.Errorf("--backend cuda: exit %d, stderr %q, want %v", code, stderr, why)
 	}
-	if _, stderr, code := cli(t, append(args, "--backend", "auto")...); code != 0 {
-		t.Errorf("--backend auto: %s", stderr)
+	loud := []string{"embed", "--triplets", trips, "--out", out, "--epochs", "3", "--backend", "auto"}
+	if _, stderr, code := cli(t, loud...); code != 0 || !strings.Contains(stderr, why.Error()+", so soe runs on cpu") {
+		t.Errorf("--backend auto: exit %d, stderr %q, want it to say why soe runs on cpu (%v)", code, stderr, why)
 	}
 }
 
