@@ -910,6 +910,11 @@ this profile's sizes, so only their order compares.`)
 		why := ""
 		if v == exp.Fail {
 			why = f.ifFail
+			if exp.CurrentProfile() != exp.Quick {
+				// The explanations were written from the quick profile's
+				// failures; elsewhere they are a lead, not a finding.
+				why = "(Written for the quick profile's failure.) " + why
+			}
 		}
 		t.Row(f.section, "“"+f.quote+"”", f.claim, "**"+string(v)+"**", nums, why)
 	}

@@ -387,9 +387,14 @@ func withDefaults(o Options) Options {
 	return o
 }
 
-// command is the command line that reruns the experiment as opt did.
+// command is the command line that reruns the experiment as opt did (at
+// the paper profile, as a budgeted campaign).
 func command(o Options) string {
 	c := "oerun " + filepath.ToSlash(o.Script) + " --profile " + o.Profile
+	if exp.Profile(o.Profile) == exp.Paper {
+		// Days of runs: a budgeted, resumable campaign, cheapest first.
+		c = "oerun run --profile paper --budget 2h " + filepath.ToSlash(o.Script)
+	}
 	if o.DB != DefaultDB {
 		c += " --db " + o.DB
 	}
