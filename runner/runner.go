@@ -199,36 +199,47 @@ func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
 
 // Prune brings the database at path to what Run stores now (store.Prune):
 // it deletes the embeddings and views that no script declares with
-// KeepEmbedding in its recorded executions, re-encodes the others as
-// float32, deletes the trace epochs between the stopping rule's checks, and
-// compacts the file. With superseded it also deletes the runs that no
-// recorded execution lists and that another version of their algorithm
-// (this build's registry, lib/embed) or of the evaluation computed: no
-// script of this build can use them, as their keys name those versions.
-// The scripts' other runs and metrics are untouched. A declaration that
-// cannot be read (none recorded: schema version 1) keeps the embedding.
+// KeepEmbedding in its recorded executions, stores as their view the 2-D
+// embeddings stored whole that the scripts keep only as views
+// (exp.MaxViewPoints), re-encodes the other whole ones as float32, deletes
+// the trace epochs between the stopping rule's checks, and compacts the
+// file. With superseded it also deletes the runs that no recorded execution
+// lists and that another version of their algorithm (this build's registry,
+// lib/embed) or of the evaluation computed: no script of this build can use
+// them, as their keys name those versions. The scripts' other runs and
+// metrics are untouched. A declaration that cannot be read (none recorded:
+// schema version 1) keeps the embedding whole.
 func Prune(ctx context.Context, path string, superseded bool) (store.Pruned, error) {
 	st, err := store.Open(path)
 	if err != nil {
 		return store.Pruned{}, err
 	}
 	defer st.Close()
-	var current func(string) (int, bool)
+	rules := store.PruneRules{Keep: keepDeclared, ViewRows: exp.MaxViewPoints}
 	if superseded {
-		current = func(algorithm string) (int, bool) {
+		rules.Current = func(algorithm string) (int, bool) {
 			info, err := embed.Lookup(algorithm)
 			return info.Version, err == nil
 		}
 	}
-	return st.Prune(ctx, func(declared []string) bool {
-		for _, d := range declared {
-			var r exp.Run
-			if d == "" || json.Unmarshal([]byte(d), &r) != nil || r.KeepEmbedding != exp.KeepNone {
-				return true
-			}
+	return st.Prune(ctx, rules)
+}
+
+// keepDeclared is what stays of a run's embedding, given the declarations
+// (exp.Run as JSON) of the executions that list it: the most any of them
+// keeps.
+func keepDeclared(declared []string) store.Keep {
+	most := store.KeepNothing
+	for _, d := range declared {
+		var r exp.Run
+		switch {
+		case d == "" || json.Unmarshal([]byte(d), &r) != nil || r.KeepEmbedding == exp.KeepFull:
+			return store.KeepWhole
+		case r.KeepEmbedding == exp.KeepView:
+			most = store.KeepView
 		}
-		return false
-	}, current)
+	}
+	return most
 }
 
 func checkProfile(p string) error {

@@ -413,3 +413,25 @@ func TestSkippedForDataIsNotRecorded(t *testing.T) {
 		t.Errorf("%v after a run skipped for its data: recorded %v (%v), want the uniform run executed and nothing recorded", res.Summary, recorded, err)
 	}
 }
+
+// TestKeepDeclared: what stays of a run's embedding is the most any
+// declaration listing it keeps; an unreadable or unrecorded one keeps it
+// whole, as do declarations from before views (true).
+func TestKeepDeclared(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		declared []string
+		want     store.Keep
+	}{
+		{"none kept", []string{`{"algorithm":"soe"}`}, store.KeepNothing},
+		{"a view", []string{`{"algorithm":"soe"}`, `{"keep_embedding":"view"}`}, store.KeepView},
+		{"whole beats a view", []string{`{"keep_embedding":"view"}`, `{"keep_embedding":"full"}`}, store.KeepWhole},
+		{"before views", []string{`{"keep_embedding":true}`}, store.KeepWhole},
+		{"not recorded", []string{""}, store.KeepWhole},
+		{"unreadable", []string{"{"}, store.KeepWhole},
+	} {
+		if got := keepDeclared(tc.declared); got != tc.want {
+			t.Errorf("%s: keepDeclared(%q) = %v, want %v", tc.name, tc.declared, got, tc.want)
+		}
+	}
+}

@@ -16,13 +16,14 @@ import (
 	"github.com/oe-lab/oe/runner/report"
 )
 
-// maxViewPoints caps the points of an embedding's view: t-SNE of a
-// paper-sized embedding (60,000 items) would take longer than the runs, and a
-// panel an inch wide shows no more.
-const maxViewPoints = 3000
+// MaxViewPoints caps the points of an embedding's view (KeepView): t-SNE
+// of a paper-sized embedding (60,000 items) would take longer than the runs,
+// and a panel an inch wide shows no more. A 2-D embedding of at most
+// MaxViewPoints items is its own view.
+const MaxViewPoints = 3000
 
 // view returns the 2-D view of the embedding x that the figures draw, and
-// the labels of its points (nil without labels): at most maxViewPoints of
+// the labels of its points (nil without labels): at most MaxViewPoints of
 // its items (viewRows), as they are when d ≤ 2 (a 1-D embedding with a zero
 // second coordinate) and on t-SNE coordinates otherwise (perplexity 30, as
 // the paper's views, lowered for embeddings too small for it, with the given
@@ -58,9 +59,9 @@ func view(x *mat.Dense, labels []int, iterations, threads int) (*mat.Dense, []in
 }
 
 // viewRows returns the rows of an n-item embedding that its view keeps, in
-// order: all of them up to maxViewPoints, else maxViewPoints spread evenly.
+// order: all of them up to MaxViewPoints, else MaxViewPoints spread evenly.
 func viewRows(n int) []int {
-	k := min(n, maxViewPoints)
+	k := min(n, MaxViewPoints)
 	rows := make([]int, k)
 	for i := range rows {
 		rows[i] = i * n / k
@@ -200,7 +201,7 @@ func (e *Experiment) TSNE(title string, r Result) {
 
 // ExtensionViews adds the paper's figure of an out-of-sample run: one view
 // of all items' embeddings (t-SNE, perplexity 30, for d > 2; of at most
-// maxViewPoints items), drawn as two panels, the training items embedded by
+// MaxViewPoints items), drawn as two panels, the training items embedded by
 // OENN_train and the new items embedded by the extension, coloured by
 // class.
 func (e *Experiment) ExtensionViews(title string, r Result) {

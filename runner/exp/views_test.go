@@ -40,11 +40,11 @@ func figuresAndNotes(e *Experiment) (captions []string, notes string) {
 	return captions, strings.Join(e.doc.Notes, "\n")
 }
 
-// TestView: the view keeps at most maxViewPoints items spread evenly, with
+// TestView: the view keeps at most MaxViewPoints items spread evenly, with
 // their labels; 2-D embeddings as they are, 1-D ones padded with zeros,
 // larger ones on t-SNE coordinates whatever the thread count.
 func TestView(t *testing.T) {
-	x2, lab2 := points(2*maxViewPoints, 2)
+	x2, lab2 := points(2*MaxViewPoints, 2)
 	x1, _ := points(5, 1)
 	x3, lab3 := points(60, 3)
 	tests := []struct {
@@ -54,9 +54,9 @@ func TestView(t *testing.T) {
 		// want checks the view y and its labels against x.
 		want func(y *mat.Dense, labels []int) bool
 	}{
-		{"2-D, more than maxViewPoints items: every second one", x2, lab2, func(y *mat.Dense, labels []int) bool {
+		{"2-D, more than MaxViewPoints items: every second one", x2, lab2, func(y *mat.Dense, labels []int) bool {
 			n, d := y.Dims()
-			return n == maxViewPoints && d == 2 && len(labels) == n && y.At(1, 0) == x2.At(2, 0) &&
+			return n == MaxViewPoints && d == 2 && len(labels) == n && y.At(1, 0) == x2.At(2, 0) &&
 				y.At(n-1, 1) == x2.At(2*n-2, 1) && labels[1] == lab2[2] && labels[n-1] == lab2[2*n-2]
 		}},
 		{"2-D, few items: the embedding itself", x2.Slice(0, 10, 0, 2).(*mat.Dense), lab2[:10], func(y *mat.Dense, labels []int) bool {

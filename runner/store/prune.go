@@ -11,9 +11,10 @@ import (
 
 // Pruned says what Prune removed.
 type Pruned struct {
-	// Embeddings counts the embeddings deleted, and Reencoded the float64
-	// ones kept that are now float32.
-	Embeddings, Reencoded int
+	// Embeddings counts the embeddings deleted, Views the whole ones now
+	// stored as their view, and Reencoded the float64 ones kept that are now
+	// float32.
+	Embeddings, Views, Reencoded int
 	// Epochs counts the trace rows deleted.
 	Epochs int
 	// Superseded counts the runs deleted as computed by another version of
@@ -24,35 +25,60 @@ type Pruned struct {
 }
 
 // String reads like "958 superseded runs deleted, 778 embeddings deleted,
-// 210 re-encoded as float32, 80687 trace rows deleted: 26804224 → 4100096
-// bytes".
+// 137 stored as views, 210 re-encoded as float32, 80687 trace rows deleted:
+// 26804224 → 4100096 bytes".
 func (p Pruned) String() string {
-	return fmt.Sprintf("%d superseded runs deleted, %d embeddings deleted, %d re-encoded as float32, %d trace rows deleted: %d → %d bytes",
-		p.Superseded, p.Embeddings, p.Reencoded, p.Epochs, p.Before, p.After)
+	return fmt.Sprintf("%d superseded runs deleted, %d embeddings deleted, %d stored as views, %d re-encoded as float32, %d trace rows deleted: %d → %d bytes",
+		p.Superseded, p.Embeddings, p.Views, p.Reencoded, p.Epochs, p.Before, p.After)
+}
+
+// Keep is what Prune keeps of a run's stored embedding.
+type Keep int
+
+const (
+	KeepNothing Keep = iota // delete it
+	KeepView                // the 2-D view a figure draws
+	KeepWhole               // the embedding as stored
+)
+
+// PruneRules says what Prune deletes and keeps.
+type PruneRules struct {
+	// Keep decides what stays of the embedding of a run that some script
+	// execution lists (experiment_runs), given the declarations of all the
+	// rows that list it (experiment_runs.declared, "" where none is
+	// recorded): the scripts declare which embeddings their reports draw. A
+	// run that no execution lists keeps its embedding, as one stored by a
+	// script that has not completed yet (a campaign under way) does.
+	Keep func(declared []string) Keep
+	// ViewRows is the number of rows up to which a 2-column embedding is its
+	// own view (the view keeps every row and does not transform a 2-D
+	// embedding): a whole one of at most ViewRows rows that Keep keeps as a
+	// view is stored as the view (16-bit, as Put stores views). 0: none.
+	ViewRows int
+	// Current, when not nil, returns an algorithm's version in this build
+	// (ok false for an algorithm it does not know): a run that no execution
+	// lists and that another version computed is deleted.
+	Current func(algorithm string) (version int, ok bool)
 }
 
 // Prune brings a database written before the present storage rules to them,
 // then compacts the file (VACUUM). In one transaction it
 //
-//   - deletes the embedding of every run that some script execution lists
-//     (experiment_runs) when keep, given the declarations of all the rows
-//     that list it (experiment_runs.declared, "" where none is recorded),
-//     returns false: the scripts declare which embeddings their reports
-//     draw. A run that no execution lists keeps its embedding, as one stored
-//     by a script that has not completed yet (a campaign under way) does;
+//   - deletes, or stores as its view, the embedding of every run that some
+//     script execution lists, as rules.Keep decides (see PruneRules);
 //   - re-encodes the float64 embeddings it keeps as float32, as Put writes
 //     them;
 //   - deletes the trace rows that Put does not write (storedEpochs);
-//   - when current is not nil, deletes every run that no script execution
-//     lists and that an earlier or other version computed: its
-//     eval_version is not job.EvalVersion, or current, given its algorithm,
+//   - when rules.Current is not nil, deletes every run that no script
+//     execution lists and that an earlier or other version computed: its
+//     eval_version is not job.EvalVersion, or Current, given its algorithm,
 //     returns a version other than its algorithm_version. Its key holds
 //     those versions, so no run of this build can read it again. An
-//     algorithm current does not know (ok false) keeps its runs.
+//     algorithm Current does not know keeps its runs.
 //
 // Otherwise the runs, their metrics and the script executions are left as
 // they are.
-func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool, current func(algorithm string) (version int, ok bool)) (Pruned, error) {
+func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 	var p Pruned
 	var err error
 	if p.Before, err = s.size(); err != nil {
@@ -63,39 +89,56 @@ func (s *Store) Prune(ctx context.Context, keep func(declared []string) bool, cu
 		return p, fmt.Errorf("store: begin: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT e.run_id, coalesce(x.declared, '') FROM embeddings e
+	rows, err := tx.QueryContext(ctx, `SELECT e.run_id, e.kind, e.rows, e.cols, coalesce(x.declared, '') FROM embeddings e
 		JOIN experiment_runs x ON x.run_id = e.run_id ORDER BY e.run_id`)
 	if err != nil {
 		return p, fmt.Errorf("store: %w", err)
 	}
-	listed := map[int64][]string{}
+	type stored struct {
+		kind       string
+		rows, cols int
+		declared   []string
+	}
+	listed := map[int64]*stored{}
 	var order []int64
 	for rows.Next() {
-		var key int64
-		var declared string
-		if err := rows.Scan(&key, &declared); err != nil {
+		var (
+			key      int64
+			e        stored
+			declared string
+		)
+		if err := rows.Scan(&key, &e.kind, &e.rows, &e.cols, &declared); err != nil {
 			rows.Close()
 			return p, fmt.Errorf("store: %w", err)
 		}
 		if _, ok := listed[key]; !ok {
 			order = append(order, key)
+			listed[key] = &e
 		}
-		listed[key] = append(listed[key], declared)
+		listed[key].declared = append(listed[key].declared, declared)
 	}
 	if err := rows.Close(); err != nil {
 		return p, fmt.Errorf("store: %w", err)
 	}
 	for _, key := range order {
-		if keep(listed[key]) {
-			continue
+		e := listed[key]
+		switch rules.Keep(e.declared) {
+		case KeepNothing:
+			if _, err := tx.ExecContext(ctx, "DELETE FROM embeddings WHERE run_id = ?", key); err != nil {
+				return p, fmt.Errorf("store: %w", err)
+			}
+			p.Embeddings++
+		case KeepView:
+			if e.kind == kindFull && e.cols == 2 && e.rows <= rules.ViewRows {
+				if err := storeAsView(ctx, tx, key); err != nil {
+					return p, err
+				}
+				p.Views++
+			}
 		}
-		if _, err := tx.ExecContext(ctx, "DELETE FROM embeddings WHERE run_id = ?", key); err != nil {
-			return p, fmt.Errorf("store: %w", err)
-		}
-		p.Embeddings++
 	}
-	if current != nil {
-		if p.Superseded, err = deleteSuperseded(ctx, tx, current); err != nil {
+	if rules.Current != nil {
+		if p.Superseded, err = deleteSuperseded(ctx, tx, rules.Current); err != nil {
 			return p, err
 		}
 	}
@@ -156,6 +199,31 @@ func deleteSuperseded(ctx context.Context, tx *sql.Tx, current func(algorithm st
 		}
 	}
 	return len(stale), nil
+}
+
+// storeAsView rewrites the whole embedding of run id as its view: the same
+// rows, 16-bit quantised (encodingQ16), kind view; its labels stay.
+func storeAsView(ctx context.Context, tx *sql.Tx, id int64) error {
+	var (
+		enc          string
+		rows, cols   int
+		data, labels []byte
+	)
+	if err := tx.QueryRowContext(ctx, "SELECT encoding, rows, cols, data, labels FROM embeddings WHERE run_id = ?", id).
+		Scan(&enc, &rows, &cols, &data, &labels); err != nil {
+		return fmt.Errorf("store: run id %d: %w", id, err)
+	}
+	x, _, err := decodeEmbedding(enc, rows, cols, data, labels)
+	if err != nil {
+		return fmt.Errorf("store: run id %d: %w", id, err)
+	}
+	if data, _, err = encodeEmbedding(x, nil, encodingQ16); err != nil {
+		return fmt.Errorf("store: run id %d: %w", id, err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET kind = ?, encoding = ?, data = ? WHERE run_id = ?", kindView, encodingQ16, data, id); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	return nil
 }
 
 // reencode rewrites the float64 embeddings as float32 and returns how many

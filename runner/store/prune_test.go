@@ -157,10 +157,13 @@ func TestPrune(t *testing.T) {
 		}
 	}
 	var asked [][]string
-	p, err := s.Prune(ctx, func(declared []string) bool {
+	p, err := s.Prune(ctx, PruneRules{Keep: func(declared []string) Keep {
 		asked = append(asked, slices.Sorted(slices.Values(declared)))
-		return slices.Contains(declared, "keep")
-	}, nil)
+		if slices.Contains(declared, "keep") {
+			return KeepWhole
+		}
+		return KeepNothing
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,9 +228,9 @@ func TestPruneSuperseded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := s.Prune(ctx, func([]string) bool { return true }, func(algorithm string) (int, bool) {
+	p, err := s.Prune(ctx, PruneRules{Keep: func([]string) Keep { return KeepWhole }, Current: func(algorithm string) (int, bool) {
 		return version, algorithm == "storefake"
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,6 +249,59 @@ func TestPruneSuperseded(t *testing.T) {
 		s.DB().QueryRow("SELECT count(*) FROM " + table + " WHERE run_id NOT IN (SELECT id FROM runs)").Scan(&orphans)
 		if orphans != 0 {
 			t.Errorf("%s: %d rows of deleted runs left", table, orphans)
+		}
+	}
+}
+
+// TestPruneStoresViews: a whole 2-column embedding that the declarations
+// keep as a view, of at most ViewRows rows, becomes its 16-bit view with its
+// labels; a larger one, one kept whole and a run no execution lists stay
+// whole.
+func TestPruneStoresViews(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	rowsOf := map[uint64]int{1: 5, 2: 5, 3: 9, 4: 5}
+	for seed := uint64(1); seed <= 4; seed++ {
+		if err := s.Put(ctx, record(seed, 3, rowsOf[seed])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Runs 1 and 3 are declared as views, run 2 whole; run 4 is unlisted.
+	if err := s.RecordExecution(ctx, "noise", "paper", "h", []Member{
+		{Key: canonical(1).Key, Declared: "view"}, {Key: canonical(2).Key, Declared: "full"}, {Key: canonical(3).Key, Declared: "view"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Prune(ctx, PruneRules{ViewRows: 8, Keep: func(declared []string) Keep {
+		if slices.Contains(declared, "full") {
+			return KeepWhole
+		}
+		return KeepView
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Views != 1 || p.Embeddings != 0 {
+		t.Errorf("pruned %+v, want 1 embedding stored as a view and none deleted", p)
+	}
+	for seed, wantView := range map[uint64]bool{1: true, 2: false, 3: false, 4: false} {
+		r, err := s.Get(ctx, canonical(seed).Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := record(seed, 3, rowsOf[seed]).Outcome
+		if r.View != wantView {
+			t.Errorf("run %d: view %v, want %v", seed, r.View, wantView)
+		}
+		// A view is within half a quantisation step (range/65535) of the
+		// embedding; the values of record are exact in float32.
+		tol := 0.0
+		if wantView {
+			tol = 5.0 / 65535
+		}
+		if !mat.EqualApprox(r.Outcome.Embedding, want.Embedding, tol) || !slices.Equal(r.Outcome.Labels, want.Labels) {
+			t.Errorf("run %d: embedding %v labels %v, want %v %v", seed, mat.Formatted(r.Outcome.Embedding), r.Outcome.Labels,
+				mat.Formatted(want.Embedding), want.Labels)
 		}
 	}
 }
