@@ -11,7 +11,9 @@ import (
 // method; the run cache keys on them.
 const (
 	loeVersion = 1
-	// lloeVersion 2: phase one's SOE is tripletloss version 2.
+	// lloeVersion 2: phase one's SOE is tripletloss version 2. Its version
+	// 3 changed only how the stopping rule's checks count ties, and phase
+	// one runs with the rule off, so LLOE's results did not change.
 	lloeVersion = 2
 )
 
