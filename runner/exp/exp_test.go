@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/oe-lab/oe/runner/internal/session"
+	"github.com/oe-lab/oe/runner/report"
 )
 
 func result(alg, dataset string, lambda float64, rep int, status string, testErr float64) Result {
@@ -155,5 +157,37 @@ func TestLabels(t *testing.T) {
 		if got := Label(m); got != want {
 			t.Errorf("Label(%s) = %q, want %q", m, got, want)
 		}
+	}
+}
+
+// TestDescribeRuns: one row per declared setting, whose n is the number of
+// items its runs embedded ("all" resolved), as declared while none has run;
+// the counts split by status.
+func TestDescribeRuns(t *testing.T) {
+	char := Run{Dataset: "char", Dim: 30, Algorithm: "soe"}
+	gmm := Run{Dataset: "gmm", N: 500, Dim: 2, Algorithm: "soe"}
+	rs := Results{
+		ok(char, map[string]float64{Items: 1797}),
+		{Run: Run{Dataset: "char", Dim: 30, Algorithm: "ste"}, Used: "char", Status: Missing},
+		{Run: Run{Dataset: "char", Dim: 30, Algorithm: "ckl"}, Used: "char", Status: Failed},
+		{Run: Run{Dataset: "uniform", Dim: 2, Algorithm: "soe"}, Used: "uniform", Status: Missing},
+		{Run: gmm, Used: "gmm", Status: Missing},
+	}
+	e := &Experiment{s: &session.Session{Profile: "quick"}, doc: &report.Doc{}}
+	e.describeRuns(rs)
+	if len(e.doc.Sections) != 1 || e.doc.Sections[0].Table == nil {
+		t.Fatalf("sections %+v, want one with a table", e.doc.Sections)
+	}
+	var got []string
+	for _, row := range e.doc.Sections[0].Table.Rows {
+		got = append(got, strings.Join([]string{row[0], row[1], row[6], row[8]}, " | "))
+	}
+	want := []string{
+		"char | 1797 | soe, ste, ckl | 1 / 1 / 1",
+		"uniform | all | soe | 0 / 0 / 1",
+		"gmm | 500 | soe | 0 / 0 / 1",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

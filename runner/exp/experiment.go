@@ -343,30 +343,27 @@ func (e *Experiment) observe(rec *store.Record) {
 	}
 }
 
-// describeRuns adds the "What was run" table: one row per setting, with
-// its algorithms and repetitions.
+// describeRuns adds the "What was run" table: one row per declared
+// setting, with its algorithms and repetitions. Its n is the number of
+// items the setting's runs embedded (e.g. "all" resolved), or as declared
+// while none has run.
 func (e *Experiment) describeRuns(rs Results) {
 	type setting struct{ dataset, n, dim, lambda, noise, epochs string }
 	var order []setting
 	algs := map[setting][]string{}
 	reps := map[setting]map[string]bool{}
 	status := map[setting]map[string]int{}
+	items := map[setting][]string{}
 	for _, r := range rs {
 		noise := r.Field("noise")
 		if noise != "none" {
 			noise += " " + r.Field("noise_level")
 		}
-		n := r.Field("n")
-		if v, ok := r.Metrics[job.Items]; ok {
-			n = Format(Epochs, v)
-		} else if n == "0" {
-			n = "all"
-		}
 		epochs := r.Field("max_epochs")
 		if epochs == "0" {
 			epochs = "default"
 		}
-		s := setting{r.Field("dataset"), n, r.Field("dim"), r.Field("lambda"), noise, epochs}
+		s := setting{r.Field("dataset"), r.Field("n"), r.Field("dim"), r.Field("lambda"), noise, epochs}
 		if _, ok := algs[s]; !ok {
 			order = append(order, s)
 			reps[s] = map[string]bool{}
@@ -375,13 +372,24 @@ func (e *Experiment) describeRuns(rs Results) {
 		if !slices.Contains(algs[s], r.Run.Algorithm) {
 			algs[s] = append(algs[s], r.Run.Algorithm)
 		}
+		if v, ok := r.Metrics[job.Items]; ok && !slices.Contains(items[s], Format(Epochs, v)) {
+			items[s] = append(items[s], Format(Epochs, v))
+		}
 		reps[s][r.Field("rep")] = true
 		status[s][r.Status]++
 	}
 	t := &report.Table{Header: []string{"dataset", "n", "d", "λ", "noise", "max epochs", "algorithms", "reps", "runs ok / failed / missing"}}
 	for _, s := range order {
 		st := status[s]
-		t.Rows = append(t.Rows, []string{s.dataset, s.n, s.dim, s.lambda, s.noise, s.epochs, strings.Join(algs[s], ", "),
+		n := strings.Join(items[s], ", ")
+		switch {
+		case n != "":
+		case s.n == "0":
+			n = "all"
+		default:
+			n = s.n
+		}
+		t.Rows = append(t.Rows, []string{s.dataset, n, s.dim, s.lambda, s.noise, s.epochs, strings.Join(algs[s], ", "),
 			fmt.Sprint(len(reps[s])), fmt.Sprintf("%d / %d / %d", st[OK], st[Failed], st[Missing])})
 	}
 	how := "λ·n·d·log₂n training triplets; test triplet error on 10,000 fresh noiseless triplets; kNN error with k = ⌊log₂ n⌋ on a 70/30 split."
