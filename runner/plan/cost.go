@@ -22,26 +22,28 @@ import (
 
 // method is what the cost model knows of one algorithm besides its
 // embed.Family: its default cap on epochs (the library's) and the seconds
-// per unit of fit
-// work measured on the 2-core development machine (Calibrate on results.db
-// at commit 686a5de: 776 quick-profile runs, one thread each), used where a
-// database holds none of its runs.
+// per unit of fit work measured on the 2-core development machine, used
+// where a database holds none of its runs: Calibrate on results.db at
+// commit 686a5de (776 quick-profile runs, one thread each), and for the
+// methods whose work counts tripletCoordinates (soe, ste, tste, cklx, lloe)
+// on the paper campaign's database of 2026-11-23 (5,989 runs of the quick
+// and paper profiles).
 type method struct {
 	maxEpochs int
 	rate      float64
 }
 
 var methods = map[string]method{
-	"soe":   {tripletloss.DefaultMaxEpochs, 1.6e-9},
-	"ste":   {tripletloss.DefaultMaxEpochs, 4.0e-9},
-	"tste":  {tripletloss.DefaultMaxEpochs, 7.6e-9},
-	"cklx":  {tripletloss.DefaultMaxEpochs, 2.7e-9},
+	"soe":   {tripletloss.DefaultMaxEpochs, 4.2e-10},
+	"ste":   {tripletloss.DefaultMaxEpochs, 8.7e-10},
+	"tste":  {tripletloss.DefaultMaxEpochs, 2.2e-9},
+	"cklx":  {tripletloss.DefaultMaxEpochs, 7.0e-10},
 	"gnmds": {gram.DefaultMaxEpochs, 1.8e-8},
 	"ckl":   {gram.DefaultMaxEpochs, 9.7e-9},
 	"forte": {gram.DefaultMaxEpochs, 2.2e-8},
 	"oenn":  {oenn.DefaultMaxEpochs, 1.4e-10},
 	"loe":   {landmark.DefaultLOEIterations, 3.3e-8},
-	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 2.3e-9},
+	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 1.1e-9},
 }
 
 // Defaults of the parts of a run outside the fit, measured as the method
@@ -54,6 +56,15 @@ const (
 	// method converged here: it checks every 50 epochs and fires at the
 	// second to fourth check on the paper's data.
 	defaultEpochs = 150
+	// tripletCoordinates is what one triplet of a pass costs beyond its
+	// coordinates, in coordinates: reading its indices and three rows and
+	// computing two distances cost about as much as 50 coordinates'
+	// updates, so a pass costs T·(d + 50), not T·d. Chosen on the 530 SOE,
+	// STE, t-STE and CKL-x fits of a second or more in the campaign database
+	// of 2026-11-23 (d from 2 to 50; 30 to 200 fit about as well, 0 to 10
+	// worse): the median misestimate of their fit times, given their
+	// epochs, fell from a factor 1.6–12 (T·d) to 1.5–2.1.
+	tripletCoordinates = 50
 )
 
 // Model estimates how long a run takes on this machine: the time to set it
@@ -64,11 +75,11 @@ const (
 // (lib/embed) and, among the landmark methods, by method, with n items,
 // d dimensions and T = ⌈λ·n·d·log₂n⌉ triplets (or oracle queries):
 //
-//	soe, ste, tste, cklx   T·d                       (one pass over the triplets)
+//	soe, ste, tste, cklx   T·(d + 50)                (one pass over the triplets; see tripletCoordinates)
 //	gnmds, ckl, forte      min(2T, n²)·d             (the step's sparsity pattern times the n×d block)
 //	oenn                   ⌈T/B⌉·min(3B, n)·w²       (B the batch, w = oenn.Width(n, d))
 //	loe                    T                         (BTL ascent over all landmarks' queries)
-//	lloe                   T(m)·d, plus n·a·100·d once (SOE on m = min(n/2, 1000) items; n insertions, a = 2(d+1) anchors)
+//	lloe                   T(m)·(d + 50), plus n·a·100·d once (SOE on m = min(n/2, 1000) items; n insertions, a = 2(d+1) anchors)
 //
 // Epochs are the run's MaxEpochs or the method's default cap; the paper's
 // stopping rule ends all but the landmark methods (which run their
@@ -89,11 +100,17 @@ const (
 // runs keeps the development machine's rate; a cuda run without recorded
 // cuda runs of its method is estimated as on the CPU.
 //
+// Fit rates are kept per method and optimiser (L-BFGS evaluates the
+// objective more than once an iteration); runs on datasets of people's
+// comparisons are not measured (λ does not count their triplets).
+//
 // Estimates are times of runs as the database's ran them (mostly one thread
 // each). They order and balance runs well; in absolute terms they are
-// within a small factor: calibrated on the quick profile, the model puts the
-// full-size CHAR runs of bench/char.md (two threads each) at 2 to 6 times
-// their measured fit times.
+// within a small factor: on the campaign database of 2026-11-23, given each
+// run's epochs, the median misestimate of the fits of a second or more is
+// a factor 1.5–2.4 by method (it was up to 12 for t-STE before the per-triplet
+// cost); the default model puts the full-size CHAR runs of bench/char.md
+// (two threads each) at 1.0 to 3.6 times twice their measured fit times.
 type Model struct {
 	// rates[rateKey] are seconds per unit of fit work.
 	rates map[rateKey]float64
@@ -105,7 +122,10 @@ type Model struct {
 	Calibrated int
 }
 
-type rateKey struct{ method, backend string }
+// rateKey names a rate: a method, its optimiser ("" the default) and a
+// backend. L-BFGS evaluates the objective more than once an iteration, so
+// its epochs cost more than Adam's.
+type rateKey struct{ method, optimizer, backend string }
 
 // Default returns the model with the development machine's rates.
 func Default() *Model {
@@ -144,13 +164,13 @@ func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
 		if json.Unmarshal([]byte(cfg), &c) != nil || !ep.Valid || !items.Valid || !dataDim.Valid {
 			continue
 		}
-		if _, ok := methods[c.Algorithm]; !ok {
+		if _, ok := methods[c.Algorithm]; !ok || comparisons(c.Dataset) {
 			continue
 		}
 		sz := size{n: int(items.Float64), d: c.Dim, dataDim: int(dataDim.Float64), lambda: c.Lambda, labeled: labeled(c.Dataset)}
 		sz.triplets = triplets.Count(sz.lambda, sz.n, sz.d)
 		if w := sz.fitWork(c, int(ep.Float64)); fitS.Valid && w > 0 {
-			k := rateKey{c.Algorithm, backend}
+			k := rateKey{c.Algorithm, c.Optimizer, backend}
 			if fit[k] == nil {
 				fit[k] = &ratio{}
 			}
@@ -206,7 +226,7 @@ func (m *Model) Estimate(c job.Config) time.Duration {
 		meth = methods["soe"]
 	}
 	sz := sizeOf(c)
-	fit := m.rate(c.Algorithm, c.Backend, meth) * sz.fitWork(c, m.epochs(c, meth))
+	fit := m.rate(c.Algorithm, c.Optimizer, c.Backend, meth) * sz.fitWork(c, m.epochs(c, meth))
 	secs := fit + m.evalRate*sz.evalWork()
 	if !active(c.Algorithm) {
 		secs += m.setupRate * float64(sz.triplets)
@@ -214,12 +234,14 @@ func (m *Model) Estimate(c job.Config) time.Duration {
 	return time.Duration(secs * float64(time.Second))
 }
 
-func (m *Model) rate(alg, backend string, meth method) float64 {
-	if r, ok := m.rates[rateKey{alg, backend}]; ok {
-		return r
-	}
-	if r, ok := m.rates[rateKey{alg, job.CPU}]; ok {
-		return r
+// rate is the fit rate of the method with that optimiser on that backend:
+// as measured, else as measured on the CPU, else the default optimiser's,
+// else the development machine's.
+func (m *Model) rate(alg, optimizer, backend string, meth method) float64 {
+	for _, k := range []rateKey{{alg, optimizer, backend}, {alg, optimizer, job.CPU}, {alg, "", backend}, {alg, "", job.CPU}} {
+		if r, ok := m.rates[k]; ok {
+			return r
+		}
 	}
 	return meth.rate
 }
@@ -292,6 +314,14 @@ func sizeOf(c job.Config) size {
 // Items returns the number of items the run c embeds.
 func Items(c job.Config) int { return sizeOf(c).n }
 
+// comparisons reports whether the dataset is one of people's comparisons,
+// whose triplets are its files', not λ·n·d·log₂n: the model does not size
+// its runs, so they are not measured.
+func comparisons(dataset string) bool {
+	spec, err := datasets.Lookup(dataset)
+	return err == nil && spec.Kind == datasets.KindComparisons
+}
+
 func labeled(dataset string) bool {
 	spec, err := datasets.Lookup(dataset)
 	return err == nil && spec.Labeled()
@@ -318,9 +348,9 @@ func (sz size) fitWork(c job.Config, epochs int) float64 {
 		}
 		m := min(sz.n/2, landmark.DefaultLLOEMaxSubset)
 		anchors := 2 * (d + 1)
-		return e*float64(triplets.Count(sz.lambda, m, sz.d))*d + n*anchors*landmark.DefaultLLOEPhase2Iterations*d
+		return e*float64(triplets.Count(sz.lambda, m, sz.d))*(d+tripletCoordinates) + n*anchors*landmark.DefaultLLOEPhase2Iterations*d
 	}
-	return e * t * d
+	return e * t * (d + tripletCoordinates)
 }
 
 // evalWork is the work of evaluating the embedding (see Model).
