@@ -50,7 +50,7 @@ over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 
 			{name: "aggregation", standIn: "gmm", noise: exp.Bernoulli, dim: 2, n: 60, levels: bernoulli}}
 	case exp.Paper:
 		sweeps = append(sweeps,
-			sweep{name: "usps", noise: exp.Gaussian, dim: 50, levels: scaled(gaussian, 16)},
+			sweep{name: "usps", standIn: "fmnist", noise: exp.Gaussian, dim: 50, levels: scaled(gaussian, 16)},
 			sweep{name: "char", noise: exp.Bernoulli, dim: 30, levels: bernoulli})
 		for _, s := range []string{"aggregation", "compound", "pathbased", "spiral", "birch1", "birch3", "worms"} {
 			sweeps = append(sweeps, sweep{name: s, noise: exp.Bernoulli, dim: 2, levels: bernoulli},

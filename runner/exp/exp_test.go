@@ -191,3 +191,22 @@ func TestDescribeRuns(t *testing.T) {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestFiguresWaitingForRuns: figures none of whose runs is done are not
+// drawn but listed together in one note; a figure with a done run is drawn.
+func TestFiguresWaitingForRuns(t *testing.T) {
+	e := &Experiment{s: &session.Session{Profile: "paper"}, doc: &report.Doc{}}
+	e.Note("an earlier note")
+	missing := Results{{Run: Run{Dataset: "usps", Algorithm: "soe", Dim: 2}, Status: Missing}}
+	done := Results{ok(Run{Dataset: "char", Algorithm: "soe", Dim: 2}, map[string]float64{TestError: 0.1})}
+	e.Lines(LinePlot{Title: "usps: test error", Results: missing, X: "dim", Y: TestError, Lines: "algorithm"})
+	e.Bars(BarPlot{Title: "usps: bars", Results: missing, Groups: "dataset", Bars: "algorithm", Y: TestError})
+	e.Lines(LinePlot{Title: "char: test error", Results: done, X: "dim", Y: TestError, Lines: "algorithm"})
+	want := []string{"an earlier note", `2 figures wait for their runs (none done yet): usps: test error; usps: bars.`}
+	if !slices.Equal(e.doc.Notes, want) {
+		t.Errorf("notes %q, want %q", e.doc.Notes, want)
+	}
+	if e.figures != 1 {
+		t.Errorf("%d figures drawn, want 1 (char's)", e.figures)
+	}
+}

@@ -30,9 +30,14 @@ type Experiment struct {
 	// execution at this profile declared (read once, by a report).
 	lastDeclared map[string]bool
 	results      Results
-	hosts        map[hostinfo.Host]int
-	first        time.Time
-	last         time.Time
+	// waiting lists the figures that wait for their runs (notYet), and
+	// waitingNote is 1 + the index of the one note in the report that lists
+	// them (0 before the first).
+	waiting     []string
+	waitingNote int
+	hosts       map[hostinfo.Host]int
+	first       time.Time
+	last        time.Time
 }
 
 // Begin starts the experiment of this script; question is the paper's

@@ -75,6 +75,9 @@ type HeatMap struct {
 
 // Lines adds a line plot to the report.
 func (e *Experiment) Lines(p LinePlot) {
+	if e.notYet(p.Title, p.Results) {
+		return
+	}
 	var series []plot.Series
 	for _, name := range p.Results.Distinct(p.Lines) {
 		sub := p.Results.Where(p.Lines, name)
@@ -97,6 +100,9 @@ func (e *Experiment) Lines(p LinePlot) {
 
 // Curves adds the train error curves of p.Results' traces to the report.
 func (e *Experiment) Curves(p CurvePlot) {
+	if e.notYet(p.Title, p.Results) {
+		return
+	}
 	var series []plot.Series
 	for _, name := range p.Results.Distinct(p.Lines) {
 		xs, samples := p.Results.Where(p.Lines, name).trainErrorCurve()
@@ -147,6 +153,9 @@ func (b byValue) Swap(i, j int) {
 
 // Bars adds a grouped bar chart to the report.
 func (e *Experiment) Bars(p BarPlot) {
+	if e.notYet(p.Title, p.Results) {
+		return
+	}
 	groups := p.Results.Distinct(p.Groups)
 	var series []plot.Series
 	for _, name := range p.Results.Distinct(p.Bars) {
@@ -163,6 +172,9 @@ func (e *Experiment) Bars(p BarPlot) {
 
 // HeatMap adds a heat map to the report.
 func (e *Experiment) HeatMap(p HeatMap) {
+	if e.notYet(p.Title, p.Results) {
+		return
+	}
 	xs, ys := p.Results.Distinct(p.X), p.Results.Distinct(p.Y)
 	z := make([][]float64, len(ys))
 	for r, y := range ys {
@@ -214,6 +226,9 @@ func (e *Experiment) Scatter(title string, r Result) {
 // algorithm parameter as "param:NAME" (e.g. "param:width" of OENN). Numeric
 // axis values are sorted ascending.
 func (e *Experiment) ParamHeatMap(p HeatMap) {
+	if e.notYet(p.Title, p.Results) {
+		return
+	}
 	xs, ys := axisValues(p.Results, p.X), axisValues(p.Results, p.Y)
 	z := make([][]float64, len(ys))
 	for r, y := range ys {
@@ -263,6 +278,37 @@ func axisValues(rs Results, name string) []string {
 }
 
 var nonWord = regexp.MustCompile(`[^a-z0-9]+`)
+
+// notYet reports whether the figure of rs waits for its runs: none is done
+// and some are missing (a campaign under way). Such a figure is not drawn;
+// one note of the report lists all of them, where each would otherwise add
+// a note that it has nothing to draw.
+func (e *Experiment) notYet(title string, rs Results) bool {
+	missing := 0
+	for _, r := range rs {
+		switch r.Status {
+		case OK:
+			return false
+		case Missing:
+			missing++
+		}
+	}
+	if missing == 0 || e.s.DeclareOnly {
+		return missing > 0
+	}
+	e.waiting = append(e.waiting, title)
+	text := fmt.Sprintf("%d figures wait for their runs (none done yet): %s.", len(e.waiting), strings.Join(e.waiting, "; "))
+	if len(e.waiting) == 1 {
+		text = fmt.Sprintf("Figure %q waits for its runs (none done yet).", title)
+	}
+	if e.waitingNote == 0 {
+		e.doc.Notes = append(e.doc.Notes, text)
+		e.waitingNote = len(e.doc.Notes)
+	} else {
+		e.doc.Notes[e.waitingNote-1] = text
+	}
+	return true
+}
 
 // figure adds the figure f, named after its title, with the caption (the
 // title when empty); a figure that could not be drawn (err, e.g. no values
