@@ -48,7 +48,8 @@ type PruneRules struct {
 	// rows that list it (experiment_runs.declared, "" where none is
 	// recorded): the scripts declare which embeddings their reports draw. A
 	// run that no execution lists keeps its embedding, as one stored by a
-	// script that has not completed yet (a campaign under way) does.
+	// script that has not completed yet (a campaign under way) does. nil
+	// keeps every embedding whole.
 	Keep func(declared []string) Keep
 	// ViewRows is the number of rows up to which a 2-column embedding is its
 	// own view (the view keeps every row and does not transform a 2-D
@@ -120,9 +121,13 @@ func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 	if err := rows.Close(); err != nil {
 		return p, fmt.Errorf("store: %w", err)
 	}
+	keep := rules.Keep
+	if keep == nil {
+		keep = func([]string) Keep { return KeepWhole }
+	}
 	for _, key := range order {
 		e := listed[key]
-		switch rules.Keep(e.declared) {
+		switch keep(e.declared) {
 		case KeepNothing:
 			if _, err := tx.ExecContext(ctx, "DELETE FROM embeddings WHERE run_id = ?", key); err != nil {
 				return p, fmt.Errorf("store: %w", err)

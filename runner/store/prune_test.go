@@ -228,7 +228,7 @@ func TestPruneSuperseded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := s.Prune(ctx, PruneRules{Keep: func([]string) Keep { return KeepWhole }, Current: func(algorithm string) (int, bool) {
+	p, err := s.Prune(ctx, PruneRules{Current: func(algorithm string) (int, bool) {
 		return version, algorithm == "storefake"
 	}})
 	if err != nil {
