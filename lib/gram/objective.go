@@ -41,9 +41,8 @@ func (o objective) term(dij, dik float64) (l, a, b float64) {
 		num := o.mu + dik
 		return math.Log(den) - math.Log(num), 1 / den, 1/den - 1/num
 	default: // logistic
-		z := dij - dik
-		sig := 1 / (1 + math.Exp(-z))
-		return numeric.Softplus(z), sig, -sig
+		l, sig := numeric.SoftplusSigmoid(dij - dik)
+		return l, sig, -sig
 	}
 }
 

@@ -51,12 +51,14 @@
 // distance sum combine as sqDistsGo spells out. Float32 FMA could not be
 // emulated exactly by a portable twin (float64 arithmetic rounds the sum
 // twice), and dropping it costs about nothing: the distance loop waits on
-// memory, not on arithmetic. Across architectures SOE is reproducible bit
-// for bit, as it uses only +, −, ×, ÷ and √, which IEEE 754 rounds
-// correctly everywhere; STE, t-STE and CKL-x also call math.Exp, math.Log
-// and math.Log1p, which Go computes with per-architecture code (on amd64,
-// math.Exp uses FMA where the CPU has it), so their results can differ in
-// the last bits between machines.
+// memory, not on arithmetic. Across architectures SOE, GNMDS-x and STE are
+// reproducible bit for bit: they use only +, −, ×, ÷ and √, which IEEE 754
+// rounds correctly everywhere, and STE's softplus and sigmoid are
+// lib/internal/numeric's own exponential and logarithm, built from those
+// (asm.SoftplusSigmoids computes them four at a time, bit for bit). t-STE
+// also calls math.Log1p and CKL-x math.Log, which Go computes with
+// per-architecture code, so their results can differ in the last bits
+// between machines.
 //
 // # Losses
 //

@@ -3,6 +3,7 @@ package tripletloss
 import (
 	"math"
 
+	"github.com/oe-lab/oe/lib/internal/asm"
 	"github.com/oe-lab/oe/lib/internal/numeric"
 )
 
@@ -42,18 +43,8 @@ func (l lossFunc) coefficients(dist, coef []float32) float64 {
 			total += v
 			coef[t], coef[t+1] = float32(2*a), float32(2*b)
 		}
-	case kindSTE:
-		for t := 0; t+1 < len(dist); t += 2 {
-			v, a, b := steTerms(float64(dist[t]), float64(dist[t+1]))
-			total += v
-			coef[t], coef[t+1] = float32(2*a), float32(2*b)
-		}
-	case kindTSTE:
-		for t := 0; t+1 < len(dist); t += 2 {
-			v, a, b := tsteTerms(float64(dist[t]), float64(dist[t+1]), l.param)
-			total += v
-			coef[t], coef[t+1] = float32(2*a), float32(2*b)
-		}
+	case kindSTE, kindTSTE:
+		total = l.logistic(dist, coef)
 	case kindCKLX:
 		for t := 0; t+1 < len(dist); t += 2 {
 			v, a, b := ckLXTerms(float64(dist[t]), float64(dist[t+1]), l.param)
@@ -65,6 +56,41 @@ func (l lossFunc) coefficients(dist, coef []float32) float64 {
 			v, a, b := gnmdsXTerms(float64(dist[t]), float64(dist[t+1]), l.param)
 			total += v
 			coef[t], coef[t+1] = float32(2*a), float32(2*b)
+		}
+	}
+	return total
+}
+
+// logistic is coefficients for STE and t-STE, whose losses are the softplus
+// of a logit: per block of triplets the logits first, then their softplus
+// and sigmoid four at a time (asm.SoftplusSigmoids), then the
+// coefficients. The results are steTerms' and tsteTerms', bit for bit.
+func (l lossFunc) logistic(dist, coef []float32) float64 {
+	var logit, softplus, sigmoid [block]float64
+	var total float64
+	m := len(dist) / 2
+	for b := 0; b < m; b += block {
+		cnt := min(block, m-b)
+		d := dist[2*b : 2*(b+cnt)]
+		c := coef[2*b : 2*(b+cnt)]
+		if l.kind == kindSTE {
+			for t := range cnt {
+				logit[t] = float64(d[2*t]) - float64(d[2*t+1])
+			}
+		} else {
+			for t := range cnt {
+				logit[t] = tsteLogit(float64(d[2*t]), float64(d[2*t+1]), l.param)
+			}
+		}
+		asm.SoftplusSigmoids(logit[:cnt], softplus[:cnt], sigmoid[:cnt])
+		for t := range cnt {
+			total += softplus[t]
+			if l.kind == kindSTE {
+				c[2*t], c[2*t+1] = float32(2*sigmoid[t]), float32(2*-sigmoid[t])
+			} else {
+				a, b := tsteGradients(sigmoid[t], float64(d[2*t]), float64(d[2*t+1]), l.param)
+				c[2*t], c[2*t+1] = float32(2*a), float32(2*b)
+			}
 		}
 	}
 	return total
@@ -95,20 +121,30 @@ func soeTerms(dij, dik, margin float64) (loss, gij, gik float64) {
 	return h, gij, gik
 }
 
-// steTerms: p = e^−dij / (e^−dij + e^−dik), ℓ = −log p = numeric.Softplus(dij − dik).
+// steTerms: p = e^−dij / (e^−dij + e^−dik), ℓ = −log p = softplus(dij − dik).
 func steTerms(dij, dik float64) (loss, gij, gik float64) {
 	l, s := numeric.SoftplusSigmoid(dij - dik)
 	return l, s, -s
 }
 
 // tsteTerms: with the Student-t kernel k(δ) = (1 + δ/α)^(−(α+1)/2),
-// ℓ = −log(k(dij)/(k(dij)+k(dik))) = numeric.Softplus(r),
+// ℓ = −log(k(dij)/(k(dij)+k(dik))) = softplus(r),
 // r = ((α+1)/2)·(log(1+dij/α) − log(1+dik/α)).
 func tsteTerms(dij, dik, alpha float64) (loss, gij, gik float64) {
+	l, s := numeric.SoftplusSigmoid(tsteLogit(dij, dik, alpha))
+	gij, gik = tsteGradients(s, dij, dik, alpha)
+	return l, gij, gik
+}
+
+// tsteLogit is t-STE's r.
+func tsteLogit(dij, dik, alpha float64) float64 {
+	return (alpha + 1) / 2 * (math.Log1p(dij/alpha) - math.Log1p(dik/alpha))
+}
+
+// tsteGradients are t-STE's ∂ℓ/∂dij and ∂ℓ/∂dik from the sigmoid s of r.
+func tsteGradients(s, dij, dik, alpha float64) (gij, gik float64) {
 	h := (alpha + 1) / 2
-	r := h * (math.Log1p(dij/alpha) - math.Log1p(dik/alpha))
-	l, s := numeric.SoftplusSigmoid(r)
-	return l, s * h / (alpha + dij), -s * h / (alpha + dik)
+	return s * h / (alpha + dij), -s * h / (alpha + dik)
 }
 
 // ckLXTerms: CKL's probability p = (μ + dik)/(2μ + dij + dik) optimised over

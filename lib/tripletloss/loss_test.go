@@ -2,6 +2,7 @@ package tripletloss
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -63,9 +64,15 @@ func lossAt(l lossFunc, dij, dik float64) float64 {
 	return v
 }
 
-// coefficients must be the per-method functions, doubled, over a block.
+// coefficients must be the per-method functions, doubled, bit for bit, over
+// a few blocks of triplets with a partial one (STE and t-STE compute their
+// softplus and sigmoid four at a time).
 func TestCoefficientsMatchTerms(t *testing.T) {
-	dist := []float32{0.3, 0.9, 2.5, 1.1, 0, 4, 7, 6.5, 1e-3, 2e-3}
+	dist := []float32{0.3, 0.9, 2.5, 1.1, 0, 4, 7, 6.5, 1e-3, 2e-3, 900, 1, 1, 900}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for len(dist) < 2*(2*block+7) {
+		dist = append(dist, float32(rng.ExpFloat64()*10), float32(rng.ExpFloat64()*10))
+	}
 	for _, tc := range allLosses {
 		coef := make([]float32, len(dist))
 		total := tc.loss.coefficients(dist, coef)

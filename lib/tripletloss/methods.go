@@ -30,6 +30,14 @@ const (
 // subset.
 const version = 3
 
+// logisticVersion is STE's and t-STE's Version. Version 4: their softplus
+// and sigmoid are lib/internal/numeric's own exponential and logarithm,
+// computed four at a time (asm.SoftplusSigmoids), instead of math.Exp and
+// math.Log1p: within 2 ulp of them, the same bits on every machine, and
+// STE fits CHAR (d = 30) 1.8× faster; results differ from version 3 by
+// rounding.
+const logisticVersion = 4
+
 // SOE is Soft Ordinal Embedding (Terada & von Luxburg 2014) as the paper runs
 // it: minimise Σ max(0, Margin + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖) with Adam.
 type SOE struct {
@@ -200,12 +208,12 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "ste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{},
+		Name: "ste", Family: embed.FamilyEmbedding, Version: logisticVersion, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{},
 		Doc: "Stochastic Triplet Embedding (Gaussian kernel), Adam",
 		New: func(embed.Params) (embed.Algorithm, error) { return checked(&STE{}) },
 	})
 	embed.Register(embed.Info{
-		Name: "tste", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"alpha": 0},
+		Name: "tste", Family: embed.FamilyEmbedding, Version: logisticVersion, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"alpha": 0},
 		ParamDocs: map[string]string{"alpha": "degrees of freedom α > 0 of the Student-t kernel (0: d−1, at least 1)"},
 		Doc:       "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {

@@ -1,6 +1,10 @@
 package asm
 
-import "math"
+import (
+	"math"
+
+	"github.com/oe-lab/oe/lib/internal/numeric"
+)
 
 // Axpy4 adds a[0]·x0 + a[1]·x1 + a[2]·x2 + a[3]·x3 to y, over all of y's
 // length: y[l] += ((a₀x₀[l] + a₁x₁[l]) + a₂x₂[l]) + a₃x₃[l], each product
@@ -23,6 +27,20 @@ func MaskReLU(g, act []float32) { maskReLU(g, act) }
 // of x, stride floats apart, summing each column in row order. It panics if
 // x is too short.
 func SumRows(out, x []float32, rows, stride int) { sumRows(out, x, rows, stride) }
+
+// SoftplusSigmoids sets softplus[i], sigmoid[i] = numeric.SoftplusSigmoid(z[i])
+// for every i of z, bit for bit (four at a time where the CPU allows). It
+// panics if softplus or sigmoid is shorter than z.
+func SoftplusSigmoids(z, softplus, sigmoid []float64) { softplusSigmoids(z, softplus, sigmoid) }
+
+// softplusSigmoidsGo is SoftplusSigmoids in Go, the twin of
+// softplusSigmoidAVX2 and its tail.
+func softplusSigmoidsGo(z, softplus, sigmoid []float64) {
+	softplus, sigmoid = softplus[:len(z)], sigmoid[:len(z)]
+	for i, v := range z {
+		softplus[i], sigmoid[i] = numeric.SoftplusSigmoid(v)
+	}
+}
 
 // axpy4Go is Axpy4 in Go, the twin of axpy4AVX2 and its tail.
 func axpy4Go(a, x0, x1, x2, x3, y []float64) {

@@ -60,7 +60,22 @@ func sumRows(out, x []float32, rows, stride int) {
 	sumRowsGo(out[head:], x[head:], rows, stride)
 }
 
+// softplusSigmoids runs the multiple-of-4 head of z in assembly.
+func softplusSigmoids(z, softplus, sigmoid []float64) {
+	head := len(z) &^ 3
+	if !useAVX2 || head == 0 {
+		softplusSigmoidsGo(z, softplus, sigmoid)
+		return
+	}
+	_, _ = softplus[len(z)-1], sigmoid[len(z)-1]
+	softplusSigmoidAVX2(&z[0], &softplus[0], &sigmoid[0], head)
+	softplusSigmoidsGo(z[head:], softplus[head:], sigmoid[head:])
+}
+
 // Implemented in asm_amd64.s.
+
+//go:noescape
+func softplusSigmoidAVX2(z, softplus, sigmoid *float64, n int)
 
 //go:noescape
 func axpy4AVX2(a, x0, x1, x2, x3, y *float64, n int)

@@ -162,3 +162,64 @@ func TestReLUPassesMatchGo(t *testing.T) {
 		check("SumRows", n, og, goOut, ow, xw)
 	}
 }
+
+// TestSoftplusSigmoidsMatchGo holds the assembly SoftplusSigmoids to
+// numeric.SoftplusSigmoid bit for bit: on arguments of every scale, both
+// signs, zeros, the flush threshold and its neighbours, infinities and NaN,
+// on lengths with and without a tail.
+func TestSoftplusSigmoidsMatchGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2: only the Go twins run")
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	special := []float64{0, math.Copysign(0, -1), 708, -708, math.Nextafter(708, 0), math.Nextafter(708, 800),
+		-math.Nextafter(708, 0), -math.Nextafter(708, 800), 745, -745, 800, -800, math.Inf(1), math.Inf(-1),
+		math.NaN(), 1e-300, -1e-300, 5e-324, 0.3465, -0.3466, 0.881373587019543, -0.881373587019543}
+	for _, n := range []int{1, 3, 4, 5, 8, 17, 64, 1000, 100003} {
+		z := make([]float64, n)
+		for i := range z {
+			switch i % 4 {
+			case 0:
+				z[i] = special[rng.IntN(len(special))]
+			case 1:
+				z[i] = rng.NormFloat64()
+			default:
+				z[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(7)-3))
+			}
+		}
+		lw, l := guarded(make([]float64, n), guard64)
+		sw, s := guarded(make([]float64, n), guard64)
+		SoftplusSigmoids(z, l, s)
+		wantL, wantS := make([]float64, n), make([]float64, n)
+		softplusSigmoidsGo(z, wantL, wantS)
+		if i := bitsDiffer(l, wantL); i >= 0 {
+			t.Fatalf("n=%d: softplus(%v) = %v in assembly, %v in Go", n, z[i], l[i], wantL[i])
+		}
+		if i := bitsDiffer(s, wantS); i >= 0 {
+			t.Fatalf("n=%d: sigmoid(%v) = %v in assembly, %v in Go", n, z[i], s[i], wantS[i])
+		}
+		if !guardsKept(lw, guard64) || !guardsKept(sw, guard64) {
+			t.Fatalf("n=%d: written outside the results", n)
+		}
+	}
+}
+
+func BenchmarkSoftplusSigmoids(b *testing.B) {
+	z := make([]float64, 64)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range z {
+		z[i] = 8 * rng.NormFloat64()
+	}
+	l, s := make([]float64, len(z)), make([]float64, len(z))
+	for _, tc := range []struct {
+		name string
+		f    func(z, l, s []float64)
+	}{{"assembly", SoftplusSigmoids}, {"go", softplusSigmoidsGo}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				tc.f(z, l, s)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(z)), "ns/value")
+		})
+	}
+}

@@ -12,3 +12,5 @@ func biasReLU(row, b []float32) { biasReLUGo(row, b) }
 func maskReLU(g, act []float32) { maskReLUGo(g, act) }
 
 func sumRows(out, x []float32, rows, stride int) { sumRowsGo(out, x, rows, stride) }
+
+func softplusSigmoids(z, softplus, sigmoid []float64) { softplusSigmoidsGo(z, softplus, sigmoid) }

@@ -4,27 +4,25 @@ package numeric
 
 import "math"
 
-// Softplus returns log(1 + eᶻ) without overflow: for z > 0 it is
-// z + log1p(e⁻ᶻ), which never exponentiates a large number.
-func Softplus(z float64) float64 {
-	if z > 0 {
-		return z + math.Log1p(math.Exp(-z))
-	}
-	return math.Log1p(math.Exp(z))
-}
-
-// SoftplusSigmoid returns Softplus(z) and the logistic sigmoid
+// SoftplusSigmoid returns the softplus log(1 + eᶻ), without overflow (for
+// z > 0 as z + log(1 + e⁻ᶻ), which never exponentiates a large number), and
+// the logistic sigmoid
 // 1/(1 + e⁻ᶻ) (computed as e/(1 + e) with e = eᶻ for z < 0, so that it
 // neither overflows nor loses precision), from one exponential: e^−|z|
-// serves both, so the results are bit for bit those of Softplus and of the
-// sigmoid computed apart.
+// serves both, flushed to 0 below e^ExpFlush. Its exponential and logarithm
+// are this package's (explog.go), so its results are the same on every
+// machine; lib/internal/asm.SoftplusSigmoids computes it four at a time,
+// bit for bit.
 func SoftplusSigmoid(z float64) (softplus, sigmoid float64) {
-	if z > 0 {
-		e := math.Exp(-z)
-		return z + math.Log1p(e), 1 / (1 + e)
+	if z != z {
+		return z, z
 	}
-	e := math.Exp(z)
-	return math.Log1p(e), e / (1 + e)
+	e := expNeg(-math.Abs(z))
+	l := log1pUnit(e)
+	if z > 0 {
+		return z + l, 1 / (1 + e)
+	}
+	return l, e / (1 + e)
 }
 
 // AllFinite reports whether every entry of v is finite (not NaN or ±Inf).
