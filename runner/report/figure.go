@@ -29,10 +29,17 @@ import (
 // figures took 6.38 MB with 256 colours and 4.46 MB with 32: the embedding
 // grids 30–40% smaller and alike to the eye, and 59 line and heat-map plots
 // PNG at 6–9 kB instead of SVG at 11–20 kB.
+//
+// A PNG is at most maxPNGWidth pixels wide (a canvas wider than
+// maxPNGWidth/96 inches is drawn at a lower resolution): Markdown viewers
+// show a report at about 900 pixels wide (GitHub's column), so wider images
+// are only scaled down on screen. The embedding grids (13–16 inches wide)
+// took 2.84 MB of the reports at 96 dpi.
 const (
 	svgAllowance   = 1.5
 	paletteColours = 32
 	greyLevels     = 8
+	maxPNGWidth    = 1000
 )
 
 // encodeFigure draws p at w × h and returns it encoded as SVG or PNG (see
@@ -50,7 +57,8 @@ func encodeFigure(p *gplot.Plot, w, h vg.Length) (data []byte, ext string, err e
 	if _, err := svg.WriteTo(&sb); err != nil {
 		return nil, "", fmt.Errorf("report: %w", err)
 	}
-	img := vgimg.New(w, h)
+	dpi := min(vgimg.DefaultDPI, int(maxPNGWidth/(w/vg.Inch)))
+	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))
 	plot.Draw(vgdraw.New(img), p)
 	var pb bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestCompression}

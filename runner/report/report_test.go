@@ -290,7 +290,7 @@ func ExampleOverview() {
 // TestFigureFormat: a figure is saved as the smaller of SVG and PNG — SVG
 // for a line plot on a large canvas (little ink, many pixels), PNG (with a
 // palette) for a scatter plot of many points — and the PNG keeps the plot's
-// colours and the black of its text.
+// colours and the black of its text, at most maxPNGWidth pixels wide.
 func TestFigureFormat(t *testing.T) {
 	lines, err := plot.Lines(plot.Axes{Title: "error"}, []plot.Series{{Name: "soe", X: []float64{1, 2, 4}, Samples: [][]float64{{0.3}, {0.2}, {0.1}}}})
 	if err != nil {
@@ -315,6 +315,7 @@ func TestFigureFormat(t *testing.T) {
 	}{
 		{"line plot, 10 inches wide", lines, 10 * vg.Inch, ".svg"},
 		{"scatter plot of 5,000 points", scatter, 5 * vg.Inch, ".png"},
+		{"scatter plot, 16 inches wide", scatter, 16 * vg.Inch, ".png"},
 	}
 	for _, tc := range tests {
 		data, ext, err := encodeFigure(tc.p, tc.width, tc.width*4/5)
@@ -330,6 +331,9 @@ func TestFigureFormat(t *testing.T) {
 		img, err := png.Decode(bytes.NewReader(data))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if wide := img.Bounds().Dx(); wide > maxPNGWidth || wide < maxPNGWidth*9/10 && tc.width > 11*vg.Inch {
+			t.Errorf("%s: PNG %d pixels wide, want at most %d (and near it for a wide canvas)", tc.name, wide, maxPNGWidth)
 		}
 		pal, ok := img.(*image.Paletted)
 		if !ok || len(pal.Palette) > paletteColours {
