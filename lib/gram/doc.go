@@ -17,7 +17,10 @@
 // gnmdsx and cklx, with L-BFGS; 0.142 both with Adam) and 0.137–0.140 for
 // the peers' CKL and GNMDS (bench/gram.md). Each method's Info names its
 // factored form (embed.Info.Factored): gnmdsx, cklx, and STE for FORTE,
-// whose logistic loss is STE's. Use those on real data.
+// whose logistic loss is STE's. Use those on real data, CKL-x started from
+// SOE's embedding (cklx's parameter init = 1: 0.132 on material with
+// L-BFGS, 0.139 with Adam; at low d from a random start its layout can stay
+// folded).
 //
 // Why the projected solver fails is measured in bench/gram.md: not a bug
 // of this implementation (projections are exact to 10⁻⁶, μ, the initial K

@@ -41,6 +41,9 @@ type run struct {
 	ridge float64
 	// initScale multiplies the uniform [0,1) initial embedding.
 	initScale float64
+	// startFrom, when not nil, is the method whose fit of the same problem
+	// starts this one (startingEmbedding) instead of the random start.
+	startFrom method
 }
 
 // fit is the training loop shared by all five methods.
@@ -62,6 +65,11 @@ func (r run) fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embe
 	}
 	rule := opt.Stop.OrDefault()
 	x0 := initialEmbedding(n, d, r.initScale, opt.Seed)
+	if r.startFrom != nil {
+		if x0, err = r.startingEmbedding(ctx, p, opt, x0); err != nil {
+			return nil, err
+		}
+	}
 	sel := subsetPositions(m, rule.SubsetSize, opt.Seed)
 	if set.optimizer == embed.OptimizerLBFGS {
 		tr, err := newCPUTrainer(r.loss, r.ridge, x0, n, d, set.threads, DefaultLearningRate, idx, sel)
@@ -257,6 +265,54 @@ func (r run) finish(res *embed.Result, tr trainer, start time.Time, t *embed.Tra
 	res.Elapsed = time.Since(start)
 	res.TimeToConverge = time.Duration(t.TimeToConverge() * float64(time.Second))
 	return nil
+}
+
+// startingEmbedding fits p with r.startFrom (its defaults, opt's seed,
+// threads and backend) and returns that embedding centred on the centroid
+// of the random start x0 and scaled to its spread (root mean squared
+// distance from the centroid), so that the method starts at the scale its
+// settings (learning rate, CKL-x's μ) were chosen for.
+func (r run) startingEmbedding(ctx context.Context, p embed.Problem, opt embed.Options, x0 []float32) ([]float32, error) {
+	res, err := r.startFrom.Fit(ctx, p, embed.Options{Seed: opt.Seed, Threads: opt.Threads, Backend: opt.Backend})
+	if err != nil {
+		return nil, fmt.Errorf("%s: starting from %s: %w", r.name, r.startFrom.Name(), err)
+	}
+	n, d := res.Embedding.Dims()
+	x := make([]float64, n*d)
+	for i := range n {
+		for j := range d {
+			x[i*d+j] = res.Embedding.At(i, j)
+		}
+	}
+	want, wantSpread := centroidSpread(x0, d)
+	have, haveSpread := centroidSpread(x, d)
+	if !(haveSpread > 0) || math.IsInf(haveSpread, 0) {
+		return nil, fmt.Errorf("%s: %s's starting embedding has spread %v", r.name, r.startFrom.Name(), haveSpread)
+	}
+	out := make([]float32, n*d)
+	for e, v := range x {
+		out[e] = float32(want[e%d] + (v-have[e%d])*(wantSpread/haveSpread))
+	}
+	return out, nil
+}
+
+// centroidSpread returns the centroid of the n×d rows x and their root mean
+// squared distance from it.
+func centroidSpread[F float32 | float64](x []F, d int) (centroid []float64, spread float64) {
+	n := len(x) / d
+	centroid = make([]float64, d)
+	for e, v := range x {
+		centroid[e%d] += float64(v)
+	}
+	for j := range centroid {
+		centroid[j] /= float64(n)
+	}
+	var sq float64
+	for e, v := range x {
+		diff := float64(v) - centroid[e%d]
+		sq += diff * diff
+	}
+	return centroid, math.Sqrt(sq / float64(n))
 }
 
 // initialEmbedding draws X uniform in [0, scale)^(n×d) from the seed.

@@ -173,6 +173,8 @@ func TestRegistry(t *testing.T) {
 		{"tste", embed.Params{"alpha": 4}, &TSTE{Alpha: 4}, false},
 		{"tste", nil, &TSTE{}, false},
 		{"cklx", embed.Params{"mu": 0.5}, &CKLX{Mu: 0.5}, false},
+		{"cklx", embed.Params{"init": 1}, &CKLX{Mu: DefaultMu, StartFromSOE: true}, false},
+		{"cklx", embed.Params{"init": 2}, nil, true},
 		{"cklx", nil, &CKLX{Mu: DefaultMu}, false},
 		{"gnmdsx", nil, &GNMDSX{}, false},
 		{"gnmdsx", embed.Params{"lambda": 0.5}, &GNMDSX{Lambda: 0.5}, false},
@@ -269,5 +271,65 @@ func TestFitLBFGSHonoursCancellation(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || res == nil || res.StopReason != embed.StopCanceled || res.Epochs != 3 {
 		t.Fatalf("result %+v, error %v", res, err)
+	}
+}
+
+// CKL-x with StartFromSOE starts from SOE's embedding of the same triplets
+// moved and scaled onto the random start's centroid and spread: its start
+// is a similarity transform of SOE's fit, and on noisy 2-D data, where
+// the random start folds (0.37 test error here), its fit ends near SOE's
+// (0.16 against 0.13).
+func TestCKLXStartFromSOE(t *testing.T) {
+	truth := testpoints.Uniform(300, 2, 7)
+	train, err := triplets.Random(truth, triplets.Count(1, 300, 2), triplets.Noise{Model: triplets.Bernoulli, Level: 0.1}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := mustTriplets(t, truth, 10000, 99)
+	p := embed.Problem{Dim: 2, Train: train}
+	opt := embed.Options{Seed: 3, Threads: 2}
+
+	soe, err := (&SOE{}).Fit(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := (&CKLX{StartFromSOE: true}).resolve(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	random := initialEmbedding(300, 2, r.initScale, opt.Seed)
+	start, err := r.startingEmbedding(context.Background(), p, opt, random)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantC, wantS := centroidSpread(random, 2)
+	gotC, gotS := centroidSpread(start, 2)
+	if math.Abs(gotS-wantS) > 1e-5*wantS || math.Abs(gotC[0]-wantC[0]) > 1e-5 || math.Abs(gotC[1]-wantC[1]) > 1e-5 {
+		t.Errorf("start: centroid %v, spread %v; want %v, %v", gotC, gotS, wantC, wantS)
+	}
+	// Distances scale by one factor: the start is SOE's layout.
+	dist := func(x func(i, j int) float64, a, b int) float64 {
+		return math.Hypot(x(a, 0)-x(b, 0), x(a, 1)-x(b, 1))
+	}
+	fromSOE := func(i, j int) float64 { return soe.Embedding.At(i, j) }
+	fromStart := func(i, j int) float64 { return float64(start[2*i+j]) }
+	ratio := dist(fromStart, 0, 1) / dist(fromSOE, 0, 1)
+	for _, pair := range [][2]int{{2, 3}, {10, 200}, {299, 5}} {
+		if r := dist(fromStart, pair[0], pair[1]) / dist(fromSOE, pair[0], pair[1]); math.Abs(r-ratio) > 1e-4*ratio {
+			t.Errorf("pair %v: distance ratio %v, want %v (a similarity of SOE's embedding)", pair, r, ratio)
+		}
+	}
+
+	warm, err := (&CKLX{StartFromSOE: true}).Fit(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := (&CKLX{}).Fit(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	soeErr, warmErr, coldErr := metrics.TripletError(soe.Embedding, test), metrics.TripletError(warm.Embedding, test), metrics.TripletError(cold.Embedding, test)
+	if warmErr > soeErr+0.05 || warmErr > coldErr-0.1 {
+		t.Errorf("test error: SOE %.3f, CKL-x from SOE %.3f, from random %.3f: want CKL-x from SOE within 0.05 of SOE and 0.1 below from random", soeErr, warmErr, coldErr)
 	}
 }

@@ -35,3 +35,15 @@ func OrDefault[T int | float64](v, def T) T {
 	}
 	return v
 }
+
+// Switch reads a parameter that chooses between two behaviours, 0 (the
+// default, described by zero) and 1 (one): it reports whether v is 1, or
+// returns an error naming the method, the parameter, both meanings and v.
+func Switch(method, name string, v float64, zero, one string) (bool, error) {
+	switch v {
+	case 0, 1:
+		return v == 1, nil
+	default:
+		return false, fmt.Errorf("%s: %s must be 0 (%s) or 1 (%s), got %v", method, name, zero, one, v)
+	}
+}

@@ -1,6 +1,7 @@
 package param
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -33,5 +34,21 @@ func TestChecks(t *testing.T) {
 	}
 	if OrDefault(0, 5) != 5 || OrDefault(2, 5) != 2 {
 		t.Error("OrDefault")
+	}
+}
+
+func TestSwitch(t *testing.T) {
+	for _, tc := range []struct {
+		v       float64
+		want    bool
+		wantErr bool
+	}{{0, false, false}, {1, true, false}, {2, false, true}, {0.5, false, true}, {-1, false, true}} {
+		got, err := Switch("m", "p", tc.v, "off", "on")
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("Switch(%v) = %v, %v; want %v, error %v", tc.v, got, err, tc.want, tc.wantErr)
+		}
+		if err != nil && err.Error() != fmt.Sprintf("m: p must be 0 (off) or 1 (on), got %v", tc.v) {
+			t.Errorf("Switch(%v): error %q", tc.v, err)
+		}
 	}
 }
