@@ -73,7 +73,7 @@ func main() {
 				log.Fatal(err)
 			}
 			for _, m := range strings.Split(*methods, ",") {
-				name, params, err := parseMethod(m)
+				name, params, err := embed.ParseMethod(m)
 				if err != nil {
 					log.Fatal(err)
 				}
@@ -117,21 +117,6 @@ func fit(c string, seed uint64, label, name string, params embed.Params, opt emb
 	}
 	fmt.Printf("| %s | %d | %s | %s | %.4f | %.2f | %d (%s) |\n", c, seed, label, shown,
 		p.score(res.Embedding, p.test), res.Elapsed.Seconds(), res.Epochs, res.StopReason)
-}
-
-// parseMethod splits "name:p=v:q=w".
-func parseMethod(s string) (string, embed.Params, error) {
-	parts := strings.Split(s, ":")
-	params := embed.Params{}
-	for _, kv := range parts[1:] {
-		k, v, ok := strings.Cut(kv, "=")
-		f, err := strconv.ParseFloat(v, 64)
-		if !ok || err != nil {
-			return "", nil, fmt.Errorf("gramcases: method %q: want name:param=value", s)
-		}
-		params[k] = f
-	}
-	return parts[0], params, nil
 }
 
 // load builds a case at a seed.

@@ -160,9 +160,9 @@ func TestCVCommand(t *testing.T) {
 			t.Errorf("cell %d: d=%d, folds %v (on two threads %v); want d=%d, equal", c, cell.Dim, cell.Errors, runs[1].Cells[c].Errors, want)
 		}
 	}
-	stdout, _, code := cli(t, "cv", "--algorithm", "soe", "--dims", "1,2", "--folds", "3", "--quiet", "answers.csv")
+	stdout, _, code := cli(t, "cv", "--algorithm", "soe,cklx:init=1", "--dims", "1,2", "--folds", "3", "--quiet", "answers.csv")
 	if code != 0 || !strings.Contains(stdout, "held-out triplet error, 3 folds by query (seed 1), 450 triplets (150 queries) of answers.csv") ||
-		!strings.Contains(stdout, "best") || !strings.Contains(stdout, "smallest within 1 SE") {
+		!strings.Contains(stdout, "best") || !strings.Contains(stdout, "smallest within 1 SE") || !strings.Contains(stdout, "\ncklx:init=1    2  ") {
 		t.Errorf("table:\n%s", stdout)
 	}
 }
@@ -208,6 +208,8 @@ func TestComparisonsBadInput(t *testing.T) {
 		{"cv: dataset of points", []string{"cv", "--dataset", "char"}, "--dataset char: cv takes a dataset of comparisons", true},
 		{"cv: bad dims", []string{"cv", "--dims", "1,two", "few.csv"}, `--dims 1,two: "two" is not an integer`, true},
 		{"cv: active method", []string{"cv", "--algorithm", "soe,loe", "few.csv"}, "crossval: loe is an active method", false},
+		{"cv: method's parameter", []string{"cv", "--algorithm", "soe,cklx:init", "few.csv"}, `--algorithm: embed: method "cklx:init": want name:param=value, got "init"`, true},
+		{"cv: parameter's value", []string{"cv", "--algorithm", "cklx:init=2", "--quiet", "named.csv"}, "cklx: init must be 0 (random) or 1 (SOE's embedding), got 2", false},
 		{"eval: dataset of points", []string{"eval", "--embedding", "e.csv", "--dataset", "char"}, "--dataset char: eval scores against a dataset of comparisons", true},
 		{"embed: material with --lambda", []string{"embed", "--dataset", "material", "--lambda", "3", "--out", "o.csv"},
 			"--lambda does not apply to material, a dataset of comparisons", true},

@@ -62,8 +62,8 @@ type cvOptions struct {
 }
 
 func cvCommand(args []string) error {
-	fs := newFlags("cv", "[--algorithm soe,ste,tste,cklx,forte] [--dims 1,2,3,5,8] [--folds 5] [--by query|triplet] [--seed s] [--json] (FILE | --dataset material)")
-	algs := fs.String("algorithm", "soe,ste,tste,cklx,forte", "passive methods to compare, comma-separated (oerun algorithms lists them)")
+	fs := newFlags("cv", "[--algorithm soe,ste,tste,cklx:init=1,forte] [--dims 1,2,3,5,8] [--folds 5] [--by query|triplet] [--seed s] [--json] (FILE | --dataset material)")
+	algs := fs.String("algorithm", "soe,ste,tste,cklx:init=1,forte", "passive methods to compare, comma-separated, each optionally with parameters as name:param=value (oerun algorithms lists them; cklx:init=1 starts CKL-x from SOE's embedding)")
 	dimList := fs.String("dims", "1,2,3,5,8", "embedding dimensions d to try, comma-separated")
 	folds := fs.Int("folds", 5, "number of folds k ≥ 2")
 	by := fs.String("by", "query", "what a fold holds out: query (the head with the unordered pair of candidates: all its answers) or triplet")
@@ -102,8 +102,12 @@ func cvCommand(args []string) error {
 	}
 	cfg := crossval.Config{Dims: dims, Folds: *folds, By: unit, Seed: *seed, Threads: *threads,
 		Fit: embed.Options{MaxEpochs: *epochs, LearningRate: *lr}}
-	for _, name := range strings.Split(*algs, ",") {
-		cfg.Methods = append(cfg.Methods, crossval.Method{Name: strings.TrimSpace(name)})
+	for _, spec := range strings.Split(*algs, ",") {
+		name, params, err := embed.ParseMethod(spec)
+		if err != nil {
+			return usageErrorf("--algorithm: %v", err)
+		}
+		cfg.Methods = append(cfg.Methods, crossval.Method{Name: name, Params: params})
 	}
 	var s *triplets.Set
 	source := *dataset
@@ -154,7 +158,7 @@ func cvCommand(args []string) error {
 	sum := cvSummary{Source: source, Triplets: s.Len(), Queries: len(triplets.Tallies(s)), Folds: cfg.Folds, By: unit.String(), Seed: cfg.Seed,
 		Threads: *threads, Options: cvOptions{Epochs: *epochs, LearningRate: *lr}, Seconds: elapsed.Seconds()}
 	for _, m := range cfg.Methods {
-		sum.Methods = append(sum.Methods, m.Name)
+		sum.Methods = append(sum.Methods, m.String())
 	}
 	for c, cell := range res.Cells {
 		if c < len(dims) {
@@ -177,7 +181,11 @@ func cvCommand(args []string) error {
 func writeCVTable(sum cvSummary, res *crossval.Result) {
 	fmt.Printf("held-out triplet error, %d folds by %s (seed %d), %d triplets (%d queries) of %s\n\n",
 		sum.Folds, sum.By, sum.Seed, sum.Triplets, sum.Queries, sum.Source)
-	fmt.Printf("%-8s %4s  %-17s  %9s\n", "method", "d", "error (mean ± sd)", "fit time")
+	width := len("method")
+	for _, c := range res.Cells {
+		width = max(width, len(c.Method))
+	}
+	fmt.Printf("%-*s %4s  %-17s  %9s\n", width, "method", "d", "error (mean ± sd)", "fit time")
 	for m, ch := range res.Choices {
 		for _, c := range res.Cells[m*len(sum.Dims) : (m+1)*len(sum.Dims)] {
 			var marks []string
@@ -187,7 +195,7 @@ func writeCVTable(sum cvSummary, res *crossval.Result) {
 			if c.Dim == ch.OneSE {
 				marks = append(marks, "smallest within 1 SE")
 			}
-			line := fmt.Sprintf("%-8s %4d  %.4f ± %.4f  %8.2fs  %s", c.Method, c.Dim, c.Mean, c.SD, c.MeanSeconds(), strings.Join(marks, ", "))
+			line := fmt.Sprintf("%-*s %4d  %.4f ± %.4f  %8.2fs  %s", width, c.Method, c.Dim, c.Mean, c.SD, c.MeanSeconds(), strings.Join(marks, ", "))
 			fmt.Println(strings.TrimRight(line, " "))
 		}
 	}

@@ -24,6 +24,10 @@ type Method struct {
 	Params embed.Params
 }
 
+// String names m in results: its name with the parameters it sets
+// (embed.MethodString: "cklx:init=1").
+func (m Method) String() string { return embed.MethodString(m.Name, m.Params) }
+
 // Config is what Run cross-validates.
 type Config struct {
 	Methods []Method
@@ -108,7 +112,7 @@ func Run(ctx context.Context, s *triplets.Set, cfg Config) (*Result, error) {
 	}
 	res := &Result{Cells: make([]Cell, len(cfg.Methods)*len(dims))}
 	for c := range res.Cells {
-		res.Cells[c] = Cell{Method: cfg.Methods[c/len(dims)].Name, Dim: dims[c%len(dims)],
+		res.Cells[c] = Cell{Method: cfg.Methods[c/len(dims)].String(), Dim: dims[c%len(dims)],
 			Errors: make([]float64, cfg.Folds), Seconds: make([]float64, cfg.Folds)}
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -150,7 +154,7 @@ func Run(ctx context.Context, s *triplets.Set, cfg Config) (*Result, error) {
 		res.Cells[c] = NewCell(cell.Method, cell.Dim, cell.Errors, cell.Seconds)
 	}
 	for m, meth := range cfg.Methods {
-		res.Choices = append(res.Choices, Choose(meth.Name, res.Cells[m*len(dims):(m+1)*len(dims)]))
+		res.Choices = append(res.Choices, Choose(meth.String(), res.Cells[m*len(dims):(m+1)*len(dims)]))
 	}
 	return res, nil
 }
@@ -207,8 +211,8 @@ func (cfg Config) check() ([]int, error) {
 		if info.Active {
 			return nil, fmt.Errorf("crossval: %s is an active method: it asks an oracle rather than learning from given triplets", info.Name)
 		}
-		if slices.ContainsFunc(cfg.Methods[:i], func(o Method) bool { return o.Name == m.Name }) {
-			return nil, fmt.Errorf("crossval: method %s given twice", m.Name)
+		if slices.ContainsFunc(cfg.Methods[:i], func(o Method) bool { return o.String() == m.String() }) {
+			return nil, fmt.Errorf("crossval: method %s given twice", m)
 		}
 		if _, err := embed.New(m.Name, m.Params); err != nil {
 			return nil, fmt.Errorf("crossval: %w", err)

@@ -3,6 +3,7 @@ package embed
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -142,4 +143,43 @@ func (p Params) Get(name string, def float64) float64 {
 		return v
 	}
 	return def
+}
+
+// ParseMethod reads a method as the command line and the bench programs
+// write it: its registry name, optionally followed by parameters, each as
+// ":name=value" ("cklx:init=1:mu=0.05"). It checks the syntax, not the
+// names: New does that.
+func ParseMethod(spec string) (name string, p Params, err error) {
+	parts := strings.Split(strings.TrimSpace(spec), ":")
+	if parts[0] == "" {
+		return "", nil, fmt.Errorf("embed: method %q: no name", spec)
+	}
+	for _, kv := range parts[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !ok || k == "" || err != nil {
+			return "", nil, fmt.Errorf("embed: method %q: want name:param=value, got %q", spec, kv)
+		}
+		if p == nil {
+			p = Params{}
+		}
+		p[k] = f
+	}
+	return parts[0], p, nil
+}
+
+// MethodString writes a method as ParseMethod reads it, its parameters in
+// name order.
+func MethodString(name string, p Params) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(name)
+	for _, k := range keys {
+		fmt.Fprintf(&b, ":%s=%s", k, strconv.FormatFloat(p[k], 'g', -1, 64))
+	}
+	return b.String()
 }
