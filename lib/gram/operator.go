@@ -64,9 +64,7 @@ func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 			out := d.Data[a*d.Stride : a*d.Stride+c]
 			floats.AddScaled(out, o.diag[a], s.Data[a*s.Stride:a*s.Stride+c])
 			x, end := ptr[a], ptr[a+1]
-			for ; x+4 <= end; x += 4 {
-				asm.Axpy4(val[x:x+4], row(col[x]), row(col[x+1]), row(col[x+2]), row(col[x+3]), out)
-			}
+			x += int64(asm.Axpy4Rows(val[x:end], col[x:end], s.Data, s.Stride, out))
 			for ; x < end; x++ {
 				floats.AddScaled(out, val[x], row(col[x]))
 			}

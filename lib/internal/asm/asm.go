@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/oe-lab/oe/lib/internal/numeric"
@@ -12,6 +13,39 @@ import (
 // instead of once per row. It panics if a has fewer than 4 entries or a row
 // is shorter than y.
 func Axpy4(a, x0, x1, x2, x3, y []float64) { axpy4(a, x0, x1, x2, x3, y) }
+
+// Axpy4Rows adds to y, group by group, rows of x scaled by a, four at a
+// time: group g adds a[4g]·x_{rows[4g]} + … + a[4g+3]·x_{rows[4g+3]} as
+// Axpy4 does, x_r being x[r·stride : r·stride+len(y)]. It takes the first
+// 4·⌊len(rows)/4⌋ entries of rows and a and returns that count: the caller
+// adds the rest. One call per sparse row instead of one per group of four
+// saves the calls and the short tail loops (lib/gram's sparse product). It
+// panics if a is shorter than rows or a row of x is out of range.
+func Axpy4Rows(a []float64, rows []int32, x []float64, stride int, y []float64) int {
+	used := len(rows) &^ 3
+	a, rows = a[:used], rows[:used]
+	if used == 0 {
+		return 0
+	}
+	lo, hi := rows[0], rows[0]
+	for _, r := range rows {
+		lo, hi = min(lo, r), max(hi, r)
+	}
+	if lo < 0 || int(hi)*stride+len(y) > len(x) || stride < len(y) {
+		panic(fmt.Sprintf("asm: Axpy4Rows: rows %d to %d of stride %d and length %d outside %d values", lo, hi, stride, len(y), len(x)))
+	}
+	axpy4Rows(a, rows, x, stride, y)
+	return used
+}
+
+// axpy4RowsGo is Axpy4Rows in Go (its checks done), the twin of
+// axpy4RowsAVX2.
+func axpy4RowsGo(a []float64, rows []int32, x []float64, stride int, y []float64) {
+	row := func(r int32) []float64 { return x[int(r)*stride : int(r)*stride+len(y)] }
+	for g := 0; g+4 <= len(rows); g += 4 {
+		axpy4Go(a[g:g+4], row(rows[g]), row(rows[g+1]), row(rows[g+2]), row(rows[g+3]), y)
+	}
+}
 
 // BiasReLU sets row[j] = max(row[j]+b[j], 0), with Go's max: NaN stays NaN
 // and −0 becomes +0, so that the result has a zero bit pattern exactly where

@@ -23,6 +23,16 @@ func axpy4(a, x0, x1, x2, x3, y []float64) {
 	axpy4Go(a, x0[head:], x1[head:], x2[head:], x3[head:], y[head:])
 }
 
+// axpy4Rows runs every group in assembly, its columns four at a time and
+// the last len(y) mod 4 one at a time.
+func axpy4Rows(a []float64, rows []int32, x []float64, stride int, y []float64) {
+	if !useAVX2 || len(y) == 0 {
+		axpy4RowsGo(a, rows, x, stride, y)
+		return
+	}
+	axpy4RowsAVX2(&a[0], &rows[0], &x[0], stride, &y[0], len(y), len(rows)/4)
+}
+
 // biasReLU runs the multiple-of-8 head of row in assembly.
 func biasReLU(row, b []float32) {
 	head := len(row) &^ 7
@@ -79,6 +89,9 @@ func softplusSigmoidAVX2(z, softplus, sigmoid *float64, n int)
 
 //go:noescape
 func axpy4AVX2(a, x0, x1, x2, x3, y *float64, n int)
+
+//go:noescape
+func axpy4RowsAVX2(a *float64, rows *int32, x *float64, stride int, y *float64, n, groups int)
 
 //go:noescape
 func biasReLUAVX2(row, b *float32, n int)

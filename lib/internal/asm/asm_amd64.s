@@ -41,6 +41,86 @@ done:
 	RET
 
 
+// func axpy4RowsAVX2(a *float64, rows *int32, x *float64, stride int, y *float64, n, groups int)
+//
+// For each of groups groups g: y[l] += a[4g]·x_{rows[4g]}[l] + … +
+// a[4g+3]·x_{rows[4g+3]}[l] for l < n, x_r the row at x + r·stride floats:
+// the multiple-of-4 head four lanes at a time as axpy4AVX2, the rest one at
+// a time, both with axpy4Go's multiplies and adds in its order (no FMA).
+TEXT ·axpy4RowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ a+0(FP), AX
+	MOVQ rows+8(FP), BX
+	MOVQ x+16(FP), DX
+	MOVQ stride+24(FP), R12
+	SHLQ $3, R12
+	MOVQ y+32(FP), DI
+	MOVQ groups+48(FP), R13
+	TESTQ R13, R13
+	JZ arDone
+arGroup:
+	VBROADCASTSD (AX), Y10
+	VBROADCASTSD 8(AX), Y11
+	VBROADCASTSD 16(AX), Y12
+	VBROADCASTSD 24(AX), Y13
+	MOVLQSX (BX), R8
+	IMULQ R12, R8
+	ADDQ DX, R8
+	MOVLQSX 4(BX), R9
+	IMULQ R12, R9
+	ADDQ DX, R9
+	MOVLQSX 8(BX), R10
+	IMULQ R12, R10
+	ADDQ DX, R10
+	MOVLQSX 12(BX), R11
+	IMULQ R12, R11
+	ADDQ DX, R11
+	XORQ SI, SI
+	MOVQ n+40(FP), CX
+	SHRQ $2, CX
+	JZ arTail
+arHead:
+	VMULPD (R8)(SI*1), Y10, Y0
+	VMULPD (R9)(SI*1), Y11, Y1
+	VADDPD Y1, Y0, Y0
+	VMULPD (R10)(SI*1), Y12, Y2
+	VADDPD Y2, Y0, Y0
+	VMULPD (R11)(SI*1), Y13, Y3
+	VADDPD Y3, Y0, Y0
+	VADDPD (DI)(SI*1), Y0, Y0
+	VMOVUPD Y0, (DI)(SI*1)
+	ADDQ $32, SI
+	DECQ CX
+	JNZ arHead
+arTail:
+	MOVQ n+40(FP), CX
+	ANDQ $3, CX
+	JZ arNext
+arTailLoop:
+	VMOVSD (R8)(SI*1), X0
+	VMULSD X10, X0, X0
+	VMOVSD (R9)(SI*1), X1
+	VMULSD X11, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD (R10)(SI*1), X2
+	VMULSD X12, X2, X2
+	VADDSD X2, X0, X0
+	VMOVSD (R11)(SI*1), X3
+	VMULSD X13, X3, X3
+	VADDSD X3, X0, X0
+	VADDSD (DI)(SI*1), X0, X0
+	VMOVSD X0, (DI)(SI*1)
+	ADDQ $8, SI
+	DECQ CX
+	JNZ arTailLoop
+arNext:
+	ADDQ $32, AX
+	ADDQ $16, BX
+	DECQ R13
+	JNZ arGroup
+arDone:
+	VZEROUPPER
+	RET
+
 // func biasReLUAVX2(row, b *float32, n int)
 //
 // row[j] = max(row[j]+b[j], 0) for j < n, n a multiple of 8, as Go's max

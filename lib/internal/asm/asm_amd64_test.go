@@ -223,3 +223,61 @@ func BenchmarkSoftplusSigmoids(b *testing.B) {
 		})
 	}
 }
+
+// TestAxpy4RowsMatchesGo holds the assembly Axpy4Rows to its Go twin and to
+// Axpy4 called group by group, bit for bit, on row lengths with and without
+// a tail (45 and 75 are the Krylov blocks of d = 30 and 50), with a stride
+// wider than the rows, and on row counts that leave a remainder.
+func TestAxpy4RowsMatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2: only the Go twins run")
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{1, 3, 4, 5, 16, 17, 45, 75} {
+		for _, count := range []int{0, 3, 4, 9, 64} {
+			stride, items := n+2, 50
+			x := make([]float64, stride*items)
+			for e := range x {
+				x[e] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+			}
+			a := make([]float64, count)
+			rows := make([]int32, count)
+			for e := range a {
+				a[e], rows[e] = rng.NormFloat64(), int32(rng.IntN(items))
+			}
+			y := make([]float64, n)
+			for e := range y {
+				y[e] = rng.NormFloat64()
+			}
+			want := append([]float64(nil), y...)
+			perGroup := append([]float64(nil), y...)
+			row := func(r int32) []float64 { return x[int(r)*stride : int(r)*stride+n] }
+			for g := 0; g+4 <= count; g += 4 {
+				Axpy4(a[g:g+4], row(rows[g]), row(rows[g+1]), row(rows[g+2]), row(rows[g+3]), perGroup)
+			}
+			useAVX2 = false
+			axpy4RowsGo(a[:count&^3], rows[:count&^3], x, stride, want)
+			useAVX2 = true
+			yw, yg := guarded(y, guard64)
+			used := Axpy4Rows(a, rows, x, stride, yg)
+			if used != count&^3 {
+				t.Fatalf("n=%d, %d rows: used %d", n, count, used)
+			}
+			if i := bitsDiffer(yg, want); i >= 0 {
+				t.Fatalf("n=%d, %d rows: y[%d] = %v in assembly, %v in Go", n, count, i, yg[i], want[i])
+			}
+			if i := bitsDiffer(yg, perGroup); i >= 0 {
+				t.Fatalf("n=%d, %d rows: y[%d] = %v, %v with Axpy4 by group", n, count, i, yg[i], perGroup[i])
+			}
+			if !guardsKept(yw, guard64) {
+				t.Fatalf("n=%d, %d rows: written outside y", n, count)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a row outside x did not panic")
+		}
+	}()
+	Axpy4Rows([]float64{1, 1, 1, 1}, []int32{0, 1, 2, 50}, make([]float64, 100), 2, make([]float64, 2))
+}

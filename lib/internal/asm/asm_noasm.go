@@ -14,3 +14,7 @@ func maskReLU(g, act []float32) { maskReLUGo(g, act) }
 func sumRows(out, x []float32, rows, stride int) { sumRowsGo(out, x, rows, stride) }
 
 func softplusSigmoids(z, softplus, sigmoid []float64) { softplusSigmoidsGo(z, softplus, sigmoid) }
+
+func axpy4Rows(a []float64, rows []int32, x []float64, stride int, y []float64) {
+	axpy4RowsGo(a, rows, x, stride, y)
+}
