@@ -7,16 +7,12 @@ import (
 	"github.com/oe-lab/oe/lib/internal/numeric"
 )
 
-// Axpy4 adds a[0]·x0 + a[1]·x1 + a[2]·x2 + a[3]·x3 to y, over all of y's
-// length: y[l] += ((a₀x₀[l] + a₁x₁[l]) + a₂x₂[l]) + a₃x₃[l], each product
-// rounded. Four rows per pass load and store y once for four multiply-adds
-// instead of once per row. It panics if a has fewer than 4 entries or a row
-// is shorter than y.
-func Axpy4(a, x0, x1, x2, x3, y []float64) { axpy4(a, x0, x1, x2, x3, y) }
-
 // Axpy4Rows adds to y, group by group, rows of x scaled by a, four at a
-// time: group g adds a[4g]·x_{rows[4g]} + … + a[4g+3]·x_{rows[4g+3]} as
-// Axpy4 does, x_r being x[r·stride : r·stride+len(y)]. It takes the first
+// time: group g adds ((a[4g]·x₀[l] + a[4g+1]·x₁[l]) + a[4g+2]·x₂[l]) +
+// a[4g+3]·x₃[l] to y[l], each product rounded, x₀…x₃ the rows rows[4g]…
+// rows[4g+3] of x, x_r being x[r·stride : r·stride+len(y)]. Four rows per
+// pass load and store y once for four multiply-adds instead of once per
+// row. It takes the first
 // 4·⌊len(rows)/4⌋ entries of rows and a and returns that count: the caller
 // adds the rest. One call per sparse row instead of one per group of four
 // saves the calls and the short tail loops (lib/gram's sparse product). It
@@ -76,7 +72,7 @@ func softplusSigmoidsGo(z, softplus, sigmoid []float64) {
 	}
 }
 
-// axpy4Go is Axpy4 in Go, the twin of axpy4AVX2 and its tail.
+// axpy4Go adds one group to y in Go: the twin of axpy4RowsAVX2's loops.
 func axpy4Go(a, x0, x1, x2, x3, y []float64) {
 	a = a[:4]
 	a0, a1, a2, a3 := a[0], a[1], a[2], a[3]

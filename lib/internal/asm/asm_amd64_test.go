@@ -50,46 +50,6 @@ func bitsDiffer[F float32 | float64](a, b []F) int {
 	return -1
 }
 
-// TestAxpy4MatchesGo holds the assembly Axpy4 to axpy4Go bit for bit, on
-// lengths with and without a tail and below the assembly's minimum.
-func TestAxpy4MatchesGo(t *testing.T) {
-	if !useAVX2 {
-		t.Skip("this CPU has no AVX2: only the Go twins run")
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	fill := func(n int) []float64 {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
-		}
-		return v
-	}
-	for _, n := range []int{1, 3, 4, 5, 8, 16, 17, 31, 45, 100} {
-		a := fill(4)
-		var x [4][]float64
-		var xw [4][]float64
-		for r := range x {
-			xw[r], x[r] = guarded(fill(n), guard64)
-		}
-		y := fill(n)
-		want := append([]float64(nil), y...)
-		yw, yg := guarded(y, guard64)
-		Axpy4(a, x[0], x[1], x[2], x[3], yg)
-		axpy4Go(a, x[0], x[1], x[2], x[3], want)
-		if i := bitsDiffer(yg, want); i >= 0 {
-			t.Fatalf("n=%d: y[%d] = %v in assembly, %v in Go", n, i, yg[i], want[i])
-		}
-		for r := range xw {
-			if !guardsKept(xw[r], guard64) {
-				t.Fatalf("n=%d: row %d written", n, r)
-			}
-		}
-		if !guardsKept(yw, guard64) {
-			t.Fatalf("n=%d: written outside y", n)
-		}
-	}
-}
-
 // TestReLUPassesMatchGo holds the assembly element-wise loops to their Go
 // twins bit for bit, with guard values around every slice, on lengths with
 // and without tails and on the special values ReLU must treat as Go's max
@@ -225,7 +185,7 @@ func BenchmarkSoftplusSigmoids(b *testing.B) {
 }
 
 // TestAxpy4RowsMatchesGo holds the assembly Axpy4Rows to its Go twin and to
-// Axpy4 called group by group, bit for bit, on row lengths with and without
+// axpy4Go called group by group, bit for bit, on row lengths with and without
 // a tail (45 and 75 are the Krylov blocks of d = 30 and 50), with a stride
 // wider than the rows, and on row counts that leave a remainder.
 func TestAxpy4RowsMatchesGo(t *testing.T) {
@@ -253,7 +213,7 @@ func TestAxpy4RowsMatchesGo(t *testing.T) {
 			perGroup := append([]float64(nil), y...)
 			row := func(r int32) []float64 { return x[int(r)*stride : int(r)*stride+n] }
 			for g := 0; g+4 <= count; g += 4 {
-				Axpy4(a[g:g+4], row(rows[g]), row(rows[g+1]), row(rows[g+2]), row(rows[g+3]), perGroup)
+				axpy4Go(a[g:g+4], row(rows[g]), row(rows[g+1]), row(rows[g+2]), row(rows[g+3]), perGroup)
 			}
 			useAVX2 = false
 			axpy4RowsGo(a[:count&^3], rows[:count&^3], x, stride, want)
@@ -267,7 +227,7 @@ func TestAxpy4RowsMatchesGo(t *testing.T) {
 				t.Fatalf("n=%d, %d rows: y[%d] = %v in assembly, %v in Go", n, count, i, yg[i], want[i])
 			}
 			if i := bitsDiffer(yg, perGroup); i >= 0 {
-				t.Fatalf("n=%d, %d rows: y[%d] = %v, %v with Axpy4 by group", n, count, i, yg[i], perGroup[i])
+				t.Fatalf("n=%d, %d rows: y[%d] = %v, %v by group in Go", n, count, i, yg[i], perGroup[i])
 			}
 			if !guardsKept(yw, guard64) {
 				t.Fatalf("n=%d, %d rows: written outside y", n, count)

@@ -5,8 +5,6 @@ package asm
 // Without assembly (another architecture, or the noasm build tag) the Go
 // twins run.
 
-func axpy4(a, x0, x1, x2, x3, y []float64) { axpy4Go(a, x0, x1, x2, x3, y) }
-
 func biasReLU(row, b []float32) { biasReLUGo(row, b) }
 
 func maskReLU(g, act []float32) { maskReLUGo(g, act) }

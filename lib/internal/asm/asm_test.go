@@ -10,13 +10,17 @@ import (
 // CPU run, against values worked out by hand, with lengths above the
 // assembly's minimum so that both the vector head and the tail are used.
 func TestPrimitives(t *testing.T) {
-	t.Run("Axpy4", func(t *testing.T) {
-		const n = 19
-		x0, x1, x2, x3, y := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	t.Run("Axpy4Rows", func(t *testing.T) {
+		const n, stride = 19, 20
+		x := make([]float64, 4*stride)
+		y := make([]float64, n)
 		for l := range y {
-			x0[l], x1[l], x2[l], x3[l], y[l] = 1, float64(l), -2, 0.5, 100
+			x[l], x[stride+l], x[2*stride+l], x[3*stride+l], y[l] = 1, float64(l), -2, 0.5, 100
 		}
-		Axpy4([]float64{3, 2, 1, 4}, x0, x1, x2, x3, y)
+		// Rows 0–3 scaled by 3, 2, 1, 4, then row 1 alone: left to the caller.
+		if used := Axpy4Rows([]float64{3, 2, 1, 4, 7}, []int32{0, 1, 2, 3, 1}, x, stride, y); used != 4 {
+			t.Errorf("used %d entries, want 4", used)
+		}
 		for l, v := range y {
 			// 100 + 3·1 + 2·l + 1·(−2) + 4·0.5 = 103 + 2l
 			if want := 103 + 2*float64(l); v != want {

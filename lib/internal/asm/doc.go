@@ -1,6 +1,6 @@
 // Package asm holds the generic vector primitives of oe's CPU code, each an
 // AVX2 assembly loop with a pure-Go twin, as gonum's internal/asm does: the
-// multiply-add of four rows (Axpy4, lib/gram's sparse product) and the
+// multiply-add of rows four at a time (Axpy4Rows, lib/gram's sparse product) and the
 // element-wise passes of a ReLU network (BiasReLU, MaskReLU, SumRows,
 // lib/oenn).
 //
