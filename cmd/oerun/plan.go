@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -72,6 +73,7 @@ func planCommand(args []string) error {
 	filterFlags(fs, &filter)
 	shards := fs.Int("shards", 1, "show how the runs split over this many shards (Slurm array tasks)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	by := fs.String("by", "", "instead of a row per run, a row per `algorithm`, experiment or size (n ≤ 2,000, ≤ 10,000, more): runs and estimate")
 	scripts, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -81,6 +83,13 @@ func planCommand(args []string) error {
 	}
 	if *shards < 1 {
 		return usageErrorf("--shards %d: want at least 1", *shards)
+	}
+	group, ok := planGroups[*by]
+	if !ok {
+		return usageErrorf("--by %s: want algorithm, experiment or size", *by)
+	}
+	if *by != "" && *asJSON {
+		return usageErrorf("--by groups the table; --json lists every run")
 	}
 	p, err := plan.Make(context.Background(), opt, scripts)
 	if err != nil {
@@ -92,13 +101,57 @@ func planCommand(args []string) error {
 	if *asJSON {
 		return writePlanJSON(os.Stdout, opt, p, split, left)
 	}
-	writePlan(os.Stdout, opt, p, split, filter, left)
+	writePlan(os.Stdout, opt, p, split, filter, left, *by, group)
 	return nil
+}
+
+// planGroups are the groupings of --by: the group of a run ("" is no
+// grouping).
+var planGroups = map[string]func(execute.Pending) string{
+	"":           nil,
+	"algorithm":  func(r execute.Pending) string { return r.Job.Config.Algorithm },
+	"experiment": func(r execute.Pending) string { return r.Experiment },
+	"size": func(r execute.Pending) string {
+		switch n := plan.Items(r.Job.Config); {
+		case n <= 2000:
+			return "n ≤ 2,000"
+		case n <= 10000:
+			return "2,000 < n ≤ 10,000"
+		default:
+			return "n > 10,000"
+		}
+	},
+}
+
+// writeGroups prints one row per group of runs: its runs and their
+// estimated cost, the costliest first.
+func writeGroups(w io.Writer, by string, group func(execute.Pending) string, runs []execute.Pending) {
+	runsOf := map[string][]execute.Pending{}
+	for _, r := range runs {
+		runsOf[group(r)] = append(runsOf[group(r)], r)
+	}
+	names := make([]string, 0, len(runsOf))
+	for g := range runsOf {
+		names = append(names, g)
+	}
+	sort.Slice(names, func(a, b int) bool {
+		ca, cb := plan.Total(runsOf[names[a]]), plan.Total(runsOf[names[b]])
+		if ca != cb {
+			return ca > cb
+		}
+		return names[a] < names[b]
+	})
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\truns\testimate\n", by)
+	for _, g := range names {
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", g, len(runsOf[g]), report.FormatCost(plan.Total(runsOf[g])))
+	}
+	tw.Flush()
 }
 
 // writePlan prints the plan as a table, its total and its split, and what
 // the filter left out.
-func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, filter plan.Filter, left []execute.Pending) {
+func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, filter plan.Filter, left []execute.Pending, by string, group func(execute.Pending) string) {
 	fmt.Fprintf(w, "%d runs missing from %s at profile %s, estimated %s (cost model calibrated on %d runs there)\n",
 		len(p.Runs), opt.DB, opt.Profile, report.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated)
 	if !filter.IsZero() {
@@ -107,9 +160,25 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 	if len(p.Runs) == 0 {
 		return
 	}
+	if group != nil {
+		writeGroups(w, by, group, p.Runs)
+	} else {
+		writeRuns(w, p.Runs)
+	}
+	fmt.Fprintf(w, "total: %d runs, estimated %s\n", len(p.Runs), report.FormatCost(plan.Total(p.Runs)))
+	if len(split) > 1 {
+		fmt.Fprintf(w, "over %d shards:\n", len(split))
+		for i, sh := range split {
+			fmt.Fprintf(w, "  %v: %d runs, %s\n", plan.Shard{I: i, N: len(split)}, len(sh), report.FormatCost(plan.Total(sh)))
+		}
+	}
+}
+
+// writeRuns prints a row per run.
+func writeRuns(w io.Writer, runs []execute.Pending) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "key\texperiment\tdataset\tn\td\talgorithm\tbackend\testimate")
-	for _, r := range p.Runs {
+	for _, r := range runs {
 		c := r.Job.Config
 		dataset := c.Dataset
 		if c.StandsInFor != "" {
@@ -119,13 +188,6 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 			c.Algorithm, c.Backend, report.FormatCost(r.Cost))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "total: %d runs, estimated %s\n", len(p.Runs), report.FormatCost(plan.Total(p.Runs)))
-	if len(split) > 1 {
-		fmt.Fprintf(w, "over %d shards:\n", len(split))
-		for i, sh := range split {
-			fmt.Fprintf(w, "  %v: %d runs, %s\n", plan.Shard{I: i, N: len(split)}, len(sh), report.FormatCost(plan.Total(sh)))
-		}
-	}
 }
 
 type planJSON struct {

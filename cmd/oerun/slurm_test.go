@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -207,6 +208,14 @@ func TestPlanFilter(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("plan --algorithms soe lacks %q:\n%s", want, stdout)
 		}
+	}
+	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--by", "algorithm", cheapScript)
+	if code != 0 || !regexp.MustCompile(fmt.Sprintf(`(?m)^algorithm +runs +estimate\n(.*\n)*soe +%d +\S`, soe)).MatchString(stdout) ||
+		!strings.Contains(stdout, fmt.Sprintf("total: %d runs", len(all.Runs))) {
+		t.Errorf("plan --by algorithm: exit %d, %s\n%s", code, stderr, stdout)
+	}
+	if _, stderr, code := cli(t, "plan", "--profile", "smoke", "--db", db, "--by", "colour", cheapScript); code != 1 || !strings.Contains(stderr, "--by colour: want algorithm, experiment or size\nsee oerun plan --help") {
+		t.Errorf("plan --by colour: exit %d, %s", code, stderr)
 	}
 	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--exclude-algorithms", "soe", "--json", cheapScript)
 	var got planJSON
