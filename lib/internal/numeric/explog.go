@@ -89,7 +89,7 @@ func log1pUnit(x float64) float64 {
 	}
 	f := m - 1
 	s := f / (2 + f)
-	z := s * s
+	z := float64(s * s)
 	// 2R(z) = Σ 2z^i/(2i+1), i = 1…9, by Estrin's scheme.
 	z2 := float64(z * z)
 	z4 := float64(z2 * z2)
@@ -101,7 +101,7 @@ func log1pUnit(x float64) float64 {
 	c14 := c12 + float64(z2*c34)
 	c58 := c56 + float64(z2*c78)
 	r := float64(z * (c14 + float64(z4*c58) + float64(z8*(2.0/19))))
-	hfsq := float64(0.5*f) * f
+	hfsq := float64(float64(0.5*f) * f)
 	lnU := float64(k*ln2Hi) + (f - (hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))))
 	return lnU + c/u
 }
