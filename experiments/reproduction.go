@@ -70,6 +70,7 @@ this profile's sizes, so only their order compares.`)
 	allAlgorithms, passive := exp.Algorithms(), exp.PassiveAlgorithms()
 	gram := exp.Algorithms(exp.FamilyGram)
 	simple := []string{"soe", "ste", "tste", "cklx"}
+	simpleAndGram := append(append([]string{}, simple...), gram...)
 	others := []string{"oenn", "loe", "lloe", "gnmds", "ckl", "forte"}
 	high := func(rs exp.Results) exp.Results {
 		return rs.Filter(func(r exp.Result) bool { return r.Run.Lambda >= 1 })
@@ -97,7 +98,7 @@ this profile's sizes, so only their order compares.`)
 		{"Introduction", "In addition, unlike the rest of the algorithms, performance of the soft-ordinal embedding algorithm remains largely unaffected by increasing sample size or the ambient dimension of the underlying data.",
 			"SOE's test triplet error stays nearly constant (range ≤ 0.03) as the input dimension grows (the sample-size half is the Section 4.7 rule below)",
 			func() (exp.Verdict, string) {
-				return orig.EveryDataset(func(ds exp.Results) (bool, string) {
+				return orig.OfAlgorithms("soe").EveryDataset(func(ds exp.Results) (bool, string) {
 					lo, hi := ds.Where("algorithm", "soe").MeanRange("dim", exp.TestError)
 					return hi-lo <= 0.03, fmt.Sprintf("SOE test error from %s to %s", num(lo), num(hi))
 				}, 1.0)
@@ -194,7 +195,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.2", "However, among the passive methods, they demonstrate the worst performance which is consistent with similar observations in the literature.",
 			"CKL and GNMDS are both among the three worst passive methods in test error on most datasets",
 			func() (exp.Verdict, string) {
-				return gen.EveryDataset(func(ds exp.Results) (bool, string) {
+				return gen.OfAlgorithms(passive...).EveryDataset(func(ds exp.Results) (bool, string) {
 					if len(ds.Where("algorithm", "ckl")) == 0 {
 						return true, "no Gram-matrix runs"
 					}
@@ -206,7 +207,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.2", "Consistently across all the experiments, algorithms that directly optimize over the embedding matrix appear to outperform those that consider optimization over the gram matrix.",
 			"The best of SOE, STE, t-STE and CKL-x has a lower test triplet error than the best Gram-matrix method on every dataset of the general experiment where those run",
 			func() (exp.Verdict, string) {
-				return gen.EveryDataset(func(ds exp.Results) (bool, string) {
+				return gen.OfAlgorithms(simpleAndGram...).EveryDataset(func(ds exp.Results) (bool, string) {
 					a, va := ds.Argmin(simple, exp.TestError)
 					b, vb := ds.Argmin(gram, exp.TestError)
 					if b == "" {
@@ -218,7 +219,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.2", "Among all Gram matrix based methods, only FORTE is somewhat competitive with the others with respect to triplet error and kNN error, although, the running time is significantly higher.",
 			"FORTE has a lower test triplet error than CKL and GNMDS",
 			func() (exp.Verdict, string) {
-				return gen.EveryDataset(func(ds exp.Results) (bool, string) {
+				return gen.OfAlgorithms("forte", "ckl", "gnmds").EveryDataset(func(ds exp.Results) (bool, string) {
 					f, c, g := ds.Where("algorithm", "forte").Mean(exp.TestError), ds.Where("algorithm", "ckl").Mean(exp.TestError), ds.Where("algorithm", "gnmds").Mean(exp.TestError)
 					if math.IsNaN(f) {
 						return true, "no Gram-matrix runs"
@@ -245,14 +246,23 @@ this profile's sizes, so only their order compares.`)
 		{"4.2", "Active, landmark-based approaches: LOE and LLOE do not demonstrate consistent superior performance in either running time or accuracy.",
 			"Neither LOE nor LLOE has the lowest test triplet error on more than half of the datasets, nor the shortest time to converge on more than half of those where at least four methods converged",
 			func() (exp.Verdict, string) {
-				ok := gen.Filter(func(r exp.Result) bool { return r.Status == exp.OK })
-				if len(ok) == 0 {
+				if len(gen.Filter(func(r exp.Result) bool { return r.Status == exp.OK })) == 0 {
 					return exp.NotChecked, "no runs to check it on: " + gen.Shortfall()
 				}
-				accurate, fastest, timed := 0, 0, 0
-				dss := ok.Distinct("dataset")
-				for _, name := range dss {
-					ds := ok.Where("dataset", name)
+				// Like EveryGroup, a dataset counts once all its runs exist.
+				accurate, fastest, timed, judged := 0, 0, 0, 0
+				var incomplete []string
+				for _, name := range gen.Distinct("dataset") {
+					all := gen.Where("dataset", name)
+					if m := all.Missing(); m > 0 {
+						incomplete = append(incomplete, fmt.Sprintf("%s: %d of %d runs missing", name, m, len(all)))
+						continue
+					}
+					ds := all.Filter(func(r exp.Result) bool { return r.Status == exp.OK })
+					if len(ds) == 0 {
+						continue
+					}
+					judged++
 					if a, _ := ds.Argmin(allAlgorithms, exp.TestError); a == "loe" || a == "lloe" {
 						accurate++
 					}
@@ -263,9 +273,16 @@ this profile's sizes, so only their order compares.`)
 						}
 					}
 				}
-				holds := 2*accurate <= len(dss) && 2*fastest <= timed
-				return exp.VerdictOf(holds), fmt.Sprintf("LOE or LLOE the most accurate on %d of %d datasets, the fastest on %d of the %d with ≥ 4 converged methods",
-					accurate, len(dss), fastest, timed)
+				notJudged := ""
+				if len(incomplete) > 0 {
+					notJudged = "; not judged: " + strings.Join(incomplete, ", ")
+				}
+				if judged == 0 {
+					return exp.NotChecked, "no dataset has all its runs" + notJudged
+				}
+				holds := 2*accurate <= judged && 2*fastest <= timed
+				return exp.VerdictOf(holds), fmt.Sprintf("LOE or LLOE the most accurate on %d of %d datasets, the fastest on %d of the %d with ≥ 4 converged methods%s",
+					accurate, judged, fastest, timed, notJudged)
 			}, "LOE's landmark MDS takes seconds where the passive methods take minutes at large n; at small n the passive methods converge in few epochs."},
 		{"4.2", "In particular, the running time of LLOE is consistently amongst the worst, since, unlike the other methods, LLOE cannot be fully parallelized over GPU cores.",
 			"LLOE is among the slowest third (⌈k/3⌉ of k methods) by time to converge on every dataset",
@@ -286,7 +303,7 @@ this profile's sizes, so only their order compares.`)
 			"SOE reaches near-zero train error (≤ 0.02) everywhere (convergence runs, and the general experiment)",
 			func() (exp.Verdict, string) {
 				all := append(append(exp.Results{}, final...), gen...)
-				return all.EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
+				return all.OfAlgorithms("soe").EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
 					v := ds.Where("algorithm", "soe").Mean(exp.TrainError)
 					return v <= 0.02, fmt.Sprintf("SOE %.3f", v)
 				}, 1.0)
@@ -294,7 +311,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.3", "As it is evident from plots, SOE is the only algorithm that consistently, across all the datasets, obtains the globally optimal solution, that is, attains nearly zero train triplet error.",
 			"SOE has the lowest final train error among the passive methods on every dataset (within 0.005)",
 			func() (exp.Verdict, string) {
-				return final.EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
+				return final.OfAlgorithms(passive...).EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
 					best, v := ds.Argmin(passive, exp.TrainError)
 					soe := ds.Where("algorithm", "soe").Mean(exp.TrainError)
 					return soe <= v+0.005, fmt.Sprintf("SOE %.3f, best %s %.3f", soe, best, v)
@@ -303,7 +320,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.3", "OENN, STE, and t-STE attain relatively small training error.",
 			"OENN, STE and t-STE each end with a train error ≤ 0.1 on most datasets",
 			func() (exp.Verdict, string) {
-				return final.EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
+				return final.OfAlgorithms("oenn", "ste", "tste").EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
 					o, s, t := ds.Where("algorithm", "oenn").Mean(exp.TrainError), ds.Where("algorithm", "ste").Mean(exp.TrainError), ds.Where("algorithm", "tste").Mean(exp.TrainError)
 					return o <= 0.1 && s <= 0.1 && t <= 0.1, fmt.Sprintf("OENN %.3f, STE %.3f, t-STE %.3f", o, s, t)
 				}, 0.5)
@@ -323,7 +340,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.3", "Several methods converge to the global optimum, while on MNIST the only method to converge is SOE.",
 			"On MNIST only SOE ends with train error ≤ 0.02; on most other datasets at least two methods do",
 			func() (exp.Verdict, string) {
-				return final.EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
+				return final.OfAlgorithms(passive...).EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
 					var converged []string
 					for _, a := range passive {
 						if ds.Where("algorithm", a).Mean(exp.TrainError) <= 0.02 {
@@ -340,7 +357,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.3", "In line with the rest of our experiments, CKL and the convex approach GNMDS attain high train triplet error.",
 			"CKL and GNMDS end with high train error (≥ 0.05 above SOE)",
 			func() (exp.Verdict, string) {
-				return final.EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
+				return final.OfAlgorithms("soe", "ckl", "gnmds").EveryGroup(byDatasetAndN, func(ds exp.Results) (bool, string) {
 					soe := ds.Where("algorithm", "soe").Mean(exp.TrainError)
 					c, g := ds.Where("algorithm", "ckl").Mean(exp.TrainError), ds.Where("algorithm", "gnmds").Mean(exp.TrainError)
 					return c >= soe+0.05 && g >= soe+0.05, fmt.Sprintf("SOE %.3f, CKL %.3f, GNMDS %.3f", soe, c, g)
@@ -351,7 +368,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "We make this distinction following our observation in our experiments that there is a relatively sharp transition in the Procrustes error (or test error) when the number of available triplets is between 0.5·nd log n to 1·nd log n.",
 			"The Procrustes error drops most steeply between λ = 0.5 and λ = 1 (median over methods, drop per doubling of λ)",
 			func() (exp.Verdict, string) {
-				return trip.EveryDataset(func(ds exp.Results) (bool, string) {
+				return trip.OfAlgorithms(passive...).EveryDataset(func(ds exp.Results) (bool, string) {
 					ls, med := ds.MedianCurve("lambda", exp.Procrustes, passive)
 					best, bestSlope := -1, math.Inf(-1)
 					for i := 1; i < len(ls); i++ {
@@ -369,7 +386,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "For most datasets, when the number of triplets are less than 0.5·nd log n, none of the algorithms achieve better reconstruction error than a randomly initialized embedding, that is a Procrustes error of 1.0.",
 			"Below λ = 0.5 no method beats a random embedding (every Procrustes error ≥ 0.8) on most datasets",
 			func() (exp.Verdict, string) {
-				below := trip.Filter(func(r exp.Result) bool { return r.Run.Lambda < 0.5 })
+				below := trip.OfAlgorithms(passive...).Filter(func(r exp.Result) bool { return r.Run.Lambda < 0.5 })
 				return below.EveryDataset(func(ds exp.Results) (bool, string) {
 					best, v := ds.Argmin(passive, exp.Procrustes)
 					return v >= 0.8, fmt.Sprintf("lowest: %s %.3f at λ %s", best, v, strings.Join(ds.Distinct("lambda"), ", "))
@@ -378,7 +395,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "Since SOE always achieves the best train triplet error, as expected, in the large triplet regime it is also the best performing method in terms of reconstructing the original embedding as well as in preserving the local neighborhood.",
 			"In the large-triplet regime (λ ≥ 1) SOE has the lowest train triplet error (within 0.005)",
 			func() (exp.Verdict, string) {
-				return high(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return high(trip.OfAlgorithms(passive...)).EveryDataset(func(ds exp.Results) (bool, string) {
 					best, v := ds.Argmin(passive, exp.TrainError)
 					soe := ds.Where("algorithm", "soe").Mean(exp.TrainError)
 					return soe <= v+0.005, fmt.Sprintf("SOE %.3f, best %s %.3f (means over λ ≥ 1)", soe, best, v)
@@ -387,7 +404,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "Since SOE always achieves the best train triplet error, as expected, in the large triplet regime it is also the best performing method in terms of reconstructing the original embedding as well as in preserving the local neighborhood.",
 			"In the large-triplet regime (λ ≥ 1) SOE has the lowest Procrustes error (within 0.01)",
 			func() (exp.Verdict, string) {
-				return high(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return high(trip.OfAlgorithms(passive...)).EveryDataset(func(ds exp.Results) (bool, string) {
 					best, v := ds.Argmin(passive, exp.Procrustes)
 					soe := ds.Where("algorithm", "soe").Mean(exp.Procrustes)
 					return soe <= v+0.01, fmt.Sprintf("SOE %.3f, best %s %.3f (means over λ ≥ 1)", soe, best, v)
@@ -396,7 +413,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "Since SOE always achieves the best train triplet error, as expected, in the large triplet regime it is also the best performing method in terms of reconstructing the original embedding as well as in preserving the local neighborhood.",
 			"In the large-triplet regime (λ ≥ 1) SOE has the lowest kNN error (within 0.01) on every labelled dataset",
 			func() (exp.Verdict, string) {
-				return labelled(high(trip)).EveryDataset(func(ds exp.Results) (bool, string) {
+				return labelled(high(trip.OfAlgorithms(passive...))).EveryDataset(func(ds exp.Results) (bool, string) {
 					best, v := ds.Argmin(passive, exp.KNNError)
 					soe := ds.Where("algorithm", "soe").Mean(exp.KNNError)
 					return soe <= v+0.01, fmt.Sprintf("SOE %.3f, best %s %.3f (means over λ ≥ 1)", soe, best, v)
@@ -405,7 +422,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "Some of the other OE approaches, namely STE, OENN, and FORTE achieve good generalization in this regime for a majority of the datasets.",
 			"In the large-triplet regime (λ ≥ 1) STE, OENN and FORTE each have a test triplet error within 0.05 of SOE's on most datasets",
 			func() (exp.Verdict, string) {
-				return high(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return high(trip.OfAlgorithms("soe", "ste", "oenn", "forte")).EveryDataset(func(ds exp.Results) (bool, string) {
 					soe := ds.Where("algorithm", "soe").Mean(exp.TestError)
 					s, o, f := ds.Where("algorithm", "ste").Mean(exp.TestError), ds.Where("algorithm", "oenn").Mean(exp.TestError), ds.Where("algorithm", "forte").Mean(exp.TestError)
 					return s <= soe+0.05 && o <= soe+0.05 && f <= soe+0.05, fmt.Sprintf("SOE %.3f, STE %.3f, OENN %.3f, FORTE %.3f (means over λ ≥ 1)", soe, s, o, f)
@@ -414,7 +431,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "For seven out of the ten datasets, in both the small and the large triplet regimes, STE outperforms t-STE on both Procrustes error as well as on kNN classification error.",
 			"STE beats t-STE (lower Procrustes error, λ ≥ 1) on most datasets (paper: 7 of 10)",
 			func() (exp.Verdict, string) {
-				return high(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return high(trip.OfAlgorithms("ste", "tste")).EveryDataset(func(ds exp.Results) (bool, string) {
 					s, t := ds.Where("algorithm", "ste").Mean(exp.Procrustes), ds.Where("algorithm", "tste").Mean(exp.Procrustes)
 					return s < t, fmt.Sprintf("STE %.3f, t-STE %.3f", s, t)
 				}, 0.5)
@@ -422,7 +439,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "For seven out of the ten datasets, in both the small and the large triplet regimes, STE outperforms t-STE on both Procrustes error as well as on kNN classification error.",
 			"STE beats t-STE in Procrustes error in the small-triplet regime (λ < 1) on most datasets",
 			func() (exp.Verdict, string) {
-				return low(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return low(trip.OfAlgorithms("ste", "tste")).EveryDataset(func(ds exp.Results) (bool, string) {
 					s, t := ds.Where("algorithm", "ste").Mean(exp.Procrustes), ds.Where("algorithm", "tste").Mean(exp.Procrustes)
 					return s < t, fmt.Sprintf("STE %.3f, t-STE %.3f (means over λ < 1)", s, t)
 				}, 0.5)
@@ -430,7 +447,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "For seven out of the ten datasets, in both the small and the large triplet regimes, STE outperforms t-STE on both Procrustes error as well as on kNN classification error.",
 			"STE beats t-STE in kNN error in both regimes (means over λ < 1 and over λ ≥ 1) on most labelled datasets",
 			func() (exp.Verdict, string) {
-				return labelled(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return labelled(trip.OfAlgorithms("ste", "tste")).EveryDataset(func(ds exp.Results) (bool, string) {
 					sl, tl := low(ds).Where("algorithm", "ste").Mean(exp.KNNError), low(ds).Where("algorithm", "tste").Mean(exp.KNNError)
 					sh, th := high(ds).Where("algorithm", "ste").Mean(exp.KNNError), high(ds).Where("algorithm", "tste").Mean(exp.KNNError)
 					return sl < tl && sh < th, fmt.Sprintf("λ < 1: STE %.3f, t-STE %.3f; λ ≥ 1: STE %.3f, t-STE %.3f", sl, tl, sh, th)
@@ -439,7 +456,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.4", "In the large-triplet regimes, across most of the datasets, the worst performing methods are CKL and GNMDS.",
 			"In the large-triplet regime (λ ≥ 1) CKL and GNMDS are both among the three worst passive methods in Procrustes error on most datasets",
 			func() (exp.Verdict, string) {
-				return high(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return high(trip.OfAlgorithms(passive...)).EveryDataset(func(ds exp.Results) (bool, string) {
 					rc, rg := ds.Rank(passive, exp.Procrustes, "ckl"), ds.Rank(passive, exp.Procrustes, "gnmds")
 					k := ds.Measured(passive, exp.Procrustes)
 					if rc == 0 || rg == 0 {
@@ -451,7 +468,7 @@ this profile's sizes, so only their order compares.`)
 		{"Supplement, increasing triplets", "However, in the low triplet regime, it consistently is among the methods with the worst generalization performance even though it achieves good training triplet error.",
 			"In the small-triplet regime (λ < 1) FORTE is among the three worst passive methods in test triplet error on every dataset",
 			func() (exp.Verdict, string) {
-				return low(trip).EveryDataset(func(ds exp.Results) (bool, string) {
+				return low(trip.OfAlgorithms(passive...)).EveryDataset(func(ds exp.Results) (bool, string) {
 					k, r := ds.Measured(passive, exp.TestError), ds.Rank(passive, exp.TestError, "forte")
 					if r == 0 {
 						return false, "no FORTE value (NaN)"
@@ -462,7 +479,7 @@ this profile's sizes, so only their order compares.`)
 		{"Supplement, increasing triplets", "Most algorithms demonstrate consistently poor generalization performance in the low triplet regime as measured by the Procrustes error as well as the kNN classification error even though they attain good training triplet errors.",
 			"At λ < 0.5 more than half of the passive methods reach a train error ≤ 0.1 while their test triplet error is at least 0.1 above it, on every dataset",
 			func() (exp.Verdict, string) {
-				below := trip.Filter(func(r exp.Result) bool { return r.Run.Lambda < 0.5 })
+				below := trip.OfAlgorithms(passive...).Filter(func(r exp.Result) bool { return r.Run.Lambda < 0.5 })
 				return below.EveryDataset(func(ds exp.Results) (bool, string) {
 					var gap []string
 					k := ds.Measured(passive, exp.TrainError)
@@ -479,7 +496,7 @@ this profile's sizes, so only their order compares.`)
 		{"Supplement, increasing triplets", "Interestingly, the variant of CKL that optimizes over the embedding directly, CKL_x, seems to be much better at preserving local neighborhoods than at reconstructing the embedding.",
 			"In the large-triplet regime (λ ≥ 1) CKL-x ranks better among the passive methods in kNN error than in Procrustes error on most labelled datasets",
 			func() (exp.Verdict, string) {
-				return labelled(high(trip)).EveryDataset(func(ds exp.Results) (bool, string) {
+				return labelled(high(trip.OfAlgorithms(passive...))).EveryDataset(func(ds exp.Results) (bool, string) {
 					rk, rp := ds.Rank(passive, exp.KNNError, "cklx"), ds.Rank(passive, exp.Procrustes, "cklx")
 					if rk == 0 || rp == 0 {
 						return false, "no CKL-x value (NaN)"
@@ -492,7 +509,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.5", "SOE, STE, tSTE, and OENN exploit the higher dimensions the most as evidenced by the relatively sharp decrease in both kNN and Procrustes errors.",
 			"SOE's Procrustes error decreases from the smallest to the largest embedding dimension",
 			func() (exp.Verdict, string) {
-				return dim.EveryDataset(func(ds exp.Results) (bool, string) {
+				return dim.OfAlgorithms("soe").EveryDataset(func(ds exp.Results) (bool, string) {
 					lo, hi := ds.Where("algorithm", "soe").Endpoints("dim", exp.Procrustes)
 					return hi < lo, fmt.Sprintf("SOE %.3f → %.3f", lo, hi)
 				}, 1.0)
@@ -539,7 +556,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.5", "Interestingly, CKL and GNMDS, which optimize over the Gram matrix and, hence, do not require the dimension d as a parameter, worsen in performance with increasing embedding dimension.",
 			"CKL and GNMDS do not improve with the embedding dimension (Procrustes at the largest d ≥ at the smallest − 0.01)",
 			func() (exp.Verdict, string) {
-				return dim.EveryDataset(func(ds exp.Results) (bool, string) {
+				return dim.OfAlgorithms("ckl", "gnmds").EveryDataset(func(ds exp.Results) (bool, string) {
 					cl, ch := ds.Where("algorithm", "ckl").Endpoints("dim", exp.Procrustes)
 					gl, gh := ds.Where("algorithm", "gnmds").Endpoints("dim", exp.Procrustes)
 					return ch >= cl-0.01 && gh >= gl-0.01, fmt.Sprintf("CKL %.3f → %.3f, GNMDS %.3f → %.3f", cl, ch, gl, gh)
@@ -561,19 +578,26 @@ this profile's sizes, so only their order compares.`)
 
 		// Section 4.6, noise.
 		{"4.6", "The performance of all the OE methods naturally deteriorates with increasing noise levels under both noise models.",
-			"Every method degrades with noise (test error at the highest level > at no noise)",
+			"Every method degrades with noise under each noise model (test error at the model's highest level > at no noise)",
 			func() (exp.Verdict, string) {
 				return noise.EveryDataset(func(ds exp.Results) (bool, string) {
 					var worse []string
 					ok := true
-					for _, a := range allAlgorithms {
-						lo, hi := ds.Where("algorithm", a).Endpoints("noise_level", exp.TestError)
-						if math.IsNaN(lo) {
+					clean := ds.Filter(func(r exp.Result) bool { return r.Run.NoiseLevel == 0 })
+					for _, model := range ds.Distinct("noise") {
+						if model == "none" {
 							continue
 						}
-						if !(hi > lo) {
-							ok = false
-							worse = append(worse, fmt.Sprintf("%s %.3f → %.3f", a, lo, hi))
+						highest := ds.Where("noise", model).AtLargest("noise_level")
+						for _, a := range allAlgorithms {
+							lo, hi := clean.Where("algorithm", a).Mean(exp.TestError), highest.Where("algorithm", a).Mean(exp.TestError)
+							if math.IsNaN(lo) && math.IsNaN(hi) {
+								continue // not in this dataset's sweep
+							}
+							if !(hi > lo) {
+								ok = false
+								worse = append(worse, fmt.Sprintf("%s %s: %s → %s", a, model, num(lo), num(hi)))
+							}
 						}
 					}
 					if ok {
@@ -631,7 +655,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.7", "Only SOE consistently achieves a low procrustes error, while the procrustes error of STE, tSTE, and OENN decreases slightly.",
 			"STE, t-STE and OENN each have a lower Procrustes error at the largest input dimension than at the smallest",
 			func() (exp.Verdict, string) {
-				return orig.EveryDataset(func(ds exp.Results) (bool, string) {
+				return orig.OfAlgorithms("ste", "tste", "oenn").EveryDataset(func(ds exp.Results) (bool, string) {
 					var parts []string
 					ok := true
 					for _, a := range []string{"ste", "tste", "oenn"} {
@@ -667,7 +691,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.7", "As anticipated, Figure 10a shows that running time of SOE, STE, t-STE and CKLx, which are methods optimizing over the data matrix, roughly scales as d² while methods optimizing over the Gram matrix roughly scale as d.",
 			"The median log–log slope of the time to converge in the input dimension is between 1.5 and 2.5 for SOE, STE, t-STE and CKL-x and larger than the Gram-matrix methods' median slope",
 			func() (exp.Verdict, string) {
-				return orig.EveryDataset(func(ds exp.Results) (bool, string) {
+				return orig.OfAlgorithms(simpleAndGram...).EveryDataset(func(ds exp.Results) (bool, string) {
 					timed := ds.Converged()
 					e, g := medianSlope(timed, simple, "dim"), medianSlope(timed, gram, "dim")
 					if math.IsNaN(e) || math.IsNaN(g) {
@@ -679,7 +703,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.7", "The running time of FORTE, OENN, and LLOE is much higher than that of the simple, non-convex approaches: SOE, STE, and t-STE.",
 			"The fastest of FORTE, OENN and LLOE takes at least twice as long to converge as the slowest of SOE, STE and t-STE (means over the input dimensions)",
 			func() (exp.Verdict, string) {
-				return orig.EveryDataset(func(ds exp.Results) (bool, string) {
+				return orig.OfAlgorithms("forte", "oenn", "lloe", "soe", "ste", "tste").EveryDataset(func(ds exp.Results) (bool, string) {
 					timed := ds.Converged()
 					a, va := timed.Argmin([]string{"forte", "oenn", "lloe"}, exp.ConvergeSeconds)
 					b, vb := timed.Argmax([]string{"soe", "ste", "tste"}, exp.ConvergeSeconds)
@@ -728,7 +752,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.7", "OENN and LOE are an order of magnitude slower than the rest although the test error of OENN is considerably lower than that of LOE.",
 			"OENN's test triplet error is at least 0.05 below LOE's at every n",
 			func() (exp.Verdict, string) {
-				return samp.EveryDataset(func(ds exp.Results) (bool, string) {
+				return samp.OfAlgorithms("oenn", "loe").EveryDataset(func(ds exp.Results) (bool, string) {
 					ok := true
 					var parts []string
 					for _, n := range ds.Distinct("n") {
@@ -743,7 +767,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.7", "We can observe in Figure 11 that SOE has nearly constant test error with increasing number of points while the other methods worsen in performance.",
 			"SOE's test error stays nearly constant as n grows (range ≤ 0.03)",
 			func() (exp.Verdict, string) {
-				return samp.EveryDataset(func(ds exp.Results) (bool, string) {
+				return samp.OfAlgorithms("soe").EveryDataset(func(ds exp.Results) (bool, string) {
 					lo, hi := ds.Where("algorithm", "soe").MeanRange("n", exp.TestError)
 					return hi-lo <= 0.03, fmt.Sprintf("SOE test error from %.3f to %.3f", lo, hi)
 				}, 1.0)
@@ -772,7 +796,7 @@ this profile's sizes, so only their order compares.`)
 		{"4.7", "STE and t-STE, which are generally well performing methods, also seem to show a sharp increase in test error with increasing sample size.",
 			"STE's and t-STE's test errors at the largest n are each at least 0.05 above those at the smallest",
 			func() (exp.Verdict, string) {
-				return samp.EveryDataset(func(ds exp.Results) (bool, string) {
+				return samp.OfAlgorithms("ste", "tste").EveryDataset(func(ds exp.Results) (bool, string) {
 					sl, sh := ds.Where("algorithm", "ste").Endpoints("n", exp.TestError)
 					tl, th := ds.Where("algorithm", "tste").Endpoints("n", exp.TestError)
 					return sh >= sl+0.05 && th >= tl+0.05, fmt.Sprintf("STE %.3f → %.3f, t-STE %.3f → %.3f", sl, sh, tl, th)
@@ -919,7 +943,7 @@ this profile's sizes, so only their order compares.`)
 		t.Row(f.section, "“"+f.quote+"”", f.claim, "**"+string(v)+"**", nums, why)
 	}
 	e.Heading("Findings")
-	e.Text(fmt.Sprintf("%d rules: %d PASS, %d FAIL, %d NOT CHECKED at profile %s. A rule over datasets passes when it holds on every dataset (or, where the paper says \"most\", on more than half); the numbers list each dataset, \"–\" marking one the rule cannot judge there (the runs it compares lack a value, e.g. a run that reached its epoch cap before converging has no time to converge).",
+	e.Text(fmt.Sprintf("%d rules: %d PASS, %d FAIL, %d NOT CHECKED at profile %s. A rule over datasets passes when it holds on every dataset (or, where the paper says \"most\", on more than half); the numbers list each dataset, \"–\" marking one the rule cannot judge there: runs it compares are still missing from results.db (a finding is judged on a dataset only once every run the rule compares there exists, never on part of them), or they lack a value (e.g. a run that reached its epoch cap before converging has no time to converge).",
 		len(findings), counts[exp.Pass], counts[exp.Fail], counts[exp.NotChecked], exp.CurrentProfile()))
 	e.Table("The paper's findings, checked", t)
 }
@@ -928,7 +952,7 @@ this profile's sizes, so only their order compares.`)
 // fewer epochs (mean over repetitions of the converged runs) than each of
 // the methods than.
 func fewerEpochs(rs exp.Results, than []string) (exp.Verdict, string) {
-	return rs.EveryDataset(func(ds exp.Results) (bool, string) {
+	return rs.OfAlgorithms(append([]string{"ckl", "gnmds"}, than...)...).EveryDataset(func(ds exp.Results) (bool, string) {
 		timed := ds.Converged()
 		c, g := timed.Where("algorithm", "ckl").Mean(exp.Epochs), timed.Where("algorithm", "gnmds").Mean(exp.Epochs)
 		fastest, e := timed.Argmin(than, exp.Epochs)
@@ -943,10 +967,11 @@ func fewerEpochs(rs exp.Results, than []string) (exp.Verdict, string) {
 // n of the Gram methods' time to converge exceeds the largest of SOE's,
 // STE's and t-STE's, on the runs that converged.
 func slopesInN(rs exp.Results) (exp.Verdict, string) {
-	return rs.EveryDataset(func(ds exp.Results) (bool, string) {
+	gram := exp.Algorithms(exp.FamilyGram)
+	return rs.OfAlgorithms(append([]string{"soe", "ste", "tste"}, gram...)...).EveryDataset(func(ds exp.Results) (bool, string) {
 		timed := ds.Converged()
 		_, emb := timed.SlopeRange([]string{"soe", "ste", "tste"}, "n", exp.ConvergeSeconds)
-		g, _ := timed.SlopeRange(exp.Algorithms(exp.FamilyGram), "n", exp.ConvergeSeconds)
+		g, _ := timed.SlopeRange(gram, "n", exp.ConvergeSeconds)
 		if math.IsNaN(g) || math.IsNaN(emb) {
 			return false, fmt.Sprintf("slopes: SOE/STE/t-STE up to %s, Gram methods from %s (%s, NaN)", num(emb), num(g), capped(ds))
 		}

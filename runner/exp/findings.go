@@ -3,6 +3,7 @@ package exp
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,23 +36,29 @@ func VerdictOf(holds bool) Verdict {
 	return Fail
 }
 
-// EveryGroup checks a rule on each group of the OK results, grouped by the
-// key group returns, in order of first appearance. rule returns whether the
-// finding holds on the group and the numbers it rests on; a group whose
-// numbers contain "NaN" (a method the rule compares has no value there) is
-// not applicable and not judged. The finding passes when the rule holds on
-// every judged group for share 1, or on more than share of them for a share
-// below 1 (0.5: "on most"). The returned numbers list each group with ✓, ✗
-// or – (not applicable). Without OK results, or with no group judged, the
-// verdict is NotChecked.
+// EveryGroup checks a rule on each group of the results, grouped by the key
+// group returns, in order of first appearance. A group is judged only once
+// every run declared in it exists: with runs still missing from the cache
+// it is not applicable ("– key: 3 of 40 runs missing"), since a finding
+// read off part of a comparison can come out either way. A group whose
+// runs all failed is not applicable either. Otherwise rule gets the group's
+// OK results (failed runs count as no value) and returns whether the finding
+// holds on them and the numbers it rests on; numbers that contain "NaN" (a
+// method the rule compares has no value there) make the group not
+// applicable too. Scope a rule that compares some methods only to them
+// first (OfAlgorithms), so that the missing runs of others do not hold it
+// back. The finding passes when the rule holds on every judged group for
+// share 1, or on more than share of them for a share below 1 (0.5: "on
+// most"). The returned numbers list each group with ✓, ✗ or – (not
+// applicable). Without OK results, or with no group judged, the verdict is
+// NotChecked.
 func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool, string), share float64) (Verdict, string) {
-	ok := rs.Filter(func(r Result) bool { return r.Status == OK })
-	if len(ok) == 0 {
+	if len(rs.Filter(func(r Result) bool { return r.Status == OK })) == 0 {
 		return NotChecked, "no runs to check it on: " + rs.Shortfall()
 	}
 	var keys []string
 	groups := map[string]Results{}
-	for _, r := range ok {
+	for _, r := range rs {
 		k := group(r)
 		if _, seen := groups[k]; !seen {
 			keys = append(keys, k)
@@ -61,7 +68,17 @@ func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool
 	held, judged := 0, 0
 	var parts []string
 	for _, k := range keys {
-		pass, nums := rule(groups[k])
+		g := groups[k]
+		if missing := g.Missing(); missing > 0 {
+			parts = append(parts, fmt.Sprintf("– %s: %d of %d runs missing", k, missing, len(g)))
+			continue
+		}
+		ok := g.Filter(func(r Result) bool { return r.Status == OK })
+		if len(ok) == 0 {
+			parts = append(parts, fmt.Sprintf("– %s: not applicable (all %d runs failed)", k, len(g)))
+			continue
+		}
+		pass, nums := rule(ok)
 		if strings.Contains(nums, "NaN") {
 			parts = append(parts, fmt.Sprintf("– %s: not applicable (%s)", k, nums))
 			continue
@@ -82,6 +99,12 @@ func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool
 		pass = float64(held) > share*float64(judged)
 	}
 	return VerdictOf(pass), fmt.Sprintf("%d of %d hold — %s", held, judged, strings.Join(parts, "; "))
+}
+
+// OfAlgorithms returns the results of the given algorithms: the scope of a
+// rule that compares those only.
+func (rs Results) OfAlgorithms(algs ...string) Results {
+	return rs.Filter(func(r Result) bool { return slices.Contains(algs, r.Run.Algorithm) })
 }
 
 // Shortfall says how many of the declared results have no value: "none

@@ -28,6 +28,7 @@ func TestEveryGroup(t *testing.T) {
 	}
 	failed := Result{Run: Run{Dataset: "usps", Algorithm: "soe"}, Status: Failed}
 	nan := ok(Run{Dataset: "usps", Algorithm: "soe"}, map[string]float64{TestError: math.NaN()})
+	missing := Result{Run: Run{Dataset: "usps", Algorithm: "ste"}, Status: Missing}
 	tests := []struct {
 		name    string
 		rs      Results
@@ -47,6 +48,16 @@ func TestEveryGroup(t *testing.T) {
 			Pass, "1 of 1 hold — ✓ char: 0.100; – usps: not applicable (NaN)"},
 		{"no group judged", Results{nan}, 1, NotChecked, "– usps: not applicable (NaN)"},
 		{"failed runs are left out", Results{failed}, 1, NotChecked, "no runs to check it on: 1 declared: 0 ok, 0 missing, 1 failed"},
+		{"failed runs count as no value", Results{withTestError("soe", "usps", 0.2), failed}, 1,
+			Pass, "1 of 1 hold — ✓ usps: 0.200"},
+		{"a group whose runs all failed is not judged", Results{withTestError("soe", "char", 0.1), failed}, 1,
+			Pass, "1 of 1 hold — ✓ char: 0.100; – usps: not applicable (all 1 runs failed)"},
+		// Without the missing run, usps's mean would be 0.7 and fail the
+		// finding: a group is judged once complete, not on part of it.
+		{"a group with a missing run is not judged", Results{withTestError("soe", "char", 0.1), withTestError("soe", "usps", 0.7), missing}, 1,
+			Pass, "1 of 1 hold — ✓ char: 0.100; – usps: 1 of 2 runs missing"},
+		{"only missing runs beside the OK ones", Results{withTestError("soe", "usps", 0.1), missing}, 1,
+			NotChecked, "– usps: 1 of 2 runs missing"},
 		{"no runs", nil, 1, NotChecked, "no runs to check it on: none declared at this profile"},
 	}
 	for _, tc := range tests {
@@ -56,6 +67,12 @@ func TestEveryGroup(t *testing.T) {
 				t.Errorf("got %s, %q; want %s, %q", v, nums, tc.verdict, tc.numbers)
 			}
 		})
+	}
+	// Scoped to the methods a rule compares, another method's missing run
+	// does not hold the group back.
+	scoped := Results{withTestError("soe", "usps", 0.2), missing}.OfAlgorithms("soe")
+	if v, nums := scoped.EveryDataset(rule, 1); v != Pass || nums != "1 of 1 hold — ✓ usps: 0.200" {
+		t.Errorf("scoped to soe: %s, %q; want PASS on usps", v, nums)
 	}
 	// Grouping by another key, in order of first appearance.
 	rs := Results{withTestError("soe", "char", 0.1), withTestError("ste", "usps", 0.2), withTestError("soe", "usps", 0.9)}
