@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	_ "github.com/oe-lab/oe/lib/algorithms"
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/evaluate"
 	"github.com/oe-lab/oe/runner/exp"
 	"github.com/oe-lab/oe/runner/job"
@@ -25,7 +26,7 @@ import (
 func main() {
 	dataset := flag.String("dataset", "char", "dataset (lib/datasets name)")
 	dim := flag.Int("dim", 30, "embedding dimension (Table 3: 30 for CHAR and COVTYPE, 50 for MNIST, FMNIST, USPS, 2 for UNIFORM)")
-	algs := flag.String("algorithms", "soe,ste,tste,cklx,loe,lloe,gnmds,ckl,forte,oenn", "comma-separated algorithms, run in this order")
+	algs := flag.String("algorithms", "soe,ste,tste,cklx,loe,lloe,gnmds,ckl,forte,oenn", "comma-separated algorithms, run in this order, each with optional parameters (gnmds:tol=0.01)")
 	table := flag.String("paper", "experiments/data/table3_general.tsv", "the paper's Table 3 (TSV)")
 	seed := flag.Uint64("seed", 1, "run seed")
 	optimizer := flag.String("optimizer", "", "optimiser of the methods that take one (oerun algorithms): adam or lbfgs; empty: each method's default")
@@ -39,12 +40,16 @@ func main() {
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	ev := evaluate.New()
 	for _, a := range strings.Split(*algs, ",") {
-		c := job.Config{Dataset: *dataset, Algorithm: a, Dim: *dim, Lambda: 2, Seed: *seed, Optimizer: *optimizer}
+		name, params, err := embed.ParseMethod(a)
+		if err != nil {
+			log.Fatal(err)
+		}
+		c := job.Config{Dataset: *dataset, Algorithm: name, Params: params, Dim: *dim, Lambda: 2, Seed: *seed, Optimizer: *optimizer}
 		can, err := c.Normalize()
 		if err != nil {
 			log.Fatal(err)
 		}
-		p := paper.Cell(a, *dataset)
+		p := paper.Cell(name, *dataset)
 		out, err := ev.Run(context.Background(), can.Config, 0)
 		if err != nil {
 			fmt.Printf("| %s | failed: %v | | | | | %s | %s | %s |\n", a, err, dash(p.TestError), dash(p.KNNError), dash(p.Seconds))

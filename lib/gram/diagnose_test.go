@@ -101,7 +101,7 @@ func BenchmarkDiagnoseGMM(b *testing.B) {
 	}
 }
 
-// diagnoseAdam runs 500 epochs of Adam steps with projections, as fitAdam
+// diagnoseAdam runs 500 epochs of Adam steps with projections, as adamScheme.fit
 // does, and returns the last epoch's objective, the largest relative
 // difference (Frobenius) between a projection and the dense one, checked
 // every 50 epochs, and the test error after the first step.

@@ -186,6 +186,8 @@ func TestRejectsBadInput(t *testing.T) {
 		{"dimension above n", &GNMDS{}, embed.Problem{Dim: 51, Train: p.Train}, embed.Options{}, "exceeds"},
 		{"negative learning rate", &CKL{Mu: 0.1}, p, embed.Options{LearningRate: -1}, "learning rate"},
 		{"negative batch", &CKL{Mu: 0.1}, p, embed.Options{BatchSize: -5}, "batch"},
+		{"negative tol", &GNMDS{ProjectionTol: -1e-3}, p, embed.Options{}, "tol"},
+		{"tol one", &CKL{Mu: 0.1, ProjectionTol: 1}, p, embed.Options{}, "tol"},
 	}
 	for _, c := range cases {
 		_, err := c.alg.Fit(ctx, c.p, c.opt)
@@ -375,6 +377,40 @@ func TestOneStepIsTheAuthorsRun(t *testing.T) {
 			}
 			if _, err := embed.New(tc.name, embed.Params{"variant": 2}); err == nil || !strings.Contains(err.Error(), "variant") {
 				t.Errorf("variant 2: error %v, want one naming the variant", err)
+			}
+		})
+	}
+}
+
+// TestProjectionTolReachesTheSolver checks GNMDS's and CKL's tol: 0 is the
+// exact projection (10⁻⁶), the same embedding bit for bit; a loose tol
+// projects differently and still learns the points.
+func TestProjectionTolReachesTheSolver(t *testing.T) {
+	pts := testpoints.Uniform(300, 2, 6)
+	p, test := problem(t, pts, 2)
+	opt := embed.Options{Seed: 2, Threads: 2, MaxEpochs: 60}
+	for _, name := range []string{"gnmds", "ckl"} {
+		t.Run(name, func(t *testing.T) {
+			fit := func(tol float64) *mat.Dense {
+				alg, err := embed.New(name, embed.Params{"tol": tol})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := alg.Fit(context.Background(), p, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Embedding
+			}
+			exact, explicit, loose := fit(0), fit(projectionTol), fit(0.1)
+			if !mat.Equal(exact, explicit) {
+				t.Errorf("tol 0 and tol %g differ", projectionTol)
+			}
+			if mat.Equal(exact, loose) {
+				t.Error("tol 0.1 gave the exact projections' embedding")
+			}
+			if e := metrics.TripletError(loose, test); !(e < 0.3) {
+				t.Errorf("tol 0.1: test error %.3f, want < 0.3 (random: 0.5)", e)
 			}
 		})
 	}
