@@ -81,7 +81,12 @@ this profile's sizes, so only their order compares.`)
 	labelled := func(rs exp.Results) exp.Results {
 		return rs.Filter(func(r exp.Result) bool { return !math.IsNaN(r.Value(exp.KNNError)) })
 	}
-	byDatasetAndN := func(r exp.Result) string { return r.Field("dataset") + ", n " + r.Field("n") }
+	byDatasetAndN := func(r exp.Result) string {
+		if r.Run.N == 0 { // the whole dataset
+			return r.Field("dataset") + ", all items"
+		}
+		return r.Field("dataset") + ", n " + r.Field("n")
+	}
 	final := conv.AtLargest("max_epochs")
 
 	findings := []finding{
