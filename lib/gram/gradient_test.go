@@ -247,3 +247,42 @@ func TestLowRankPlusSparseOperator(t *testing.T) {
 		})
 	}
 }
+
+// TestLogisticBlockIsTermsLoop holds FORTE's batched evaluation
+// (logisticBlock) to the loop over objective.term bit for bit: the loss sum
+// and every coefficient, on logits from −800 to 800 (both sides of the
+// exponential's flush) and on a range that ends inside a block.
+func TestLogisticBlockIsTermsLoop(t *testing.T) {
+	const n, m = 40, 1000
+	rng := rand.New(rand.NewPCG(5, 5))
+	s := triplets.NewSet(n, m)
+	for x := 0; x < m; x++ {
+		i := rng.Int32N(n)
+		s.Append(i, (i+1+rng.Int32N(n-1))%n, (i+1+rng.Int32N(n-1))%n)
+	}
+	// An arbitrary symmetric "distance" with a wide range of differences.
+	scale := []float64{1e-3, 1, 30, 800}
+	dist := func(a, b int32) float64 {
+		v := float64((a*131+b*71)%97) / 97
+		return scale[(a+b)%4] * v
+	}
+	o := objective{kind: logistic}
+	for _, r := range []struct{ from, to int }{{0, m}, {3, 3 + 2*logisticBlockLen + 17}} {
+		want, got := make([]float64, 2*m), make([]float64, 2*m)
+		sum := 0.0
+		for x := r.from; x < r.to; x++ {
+			i, j, k := s.At(x)
+			l, a, b := o.term(dist(i, j), dist(i, k))
+			sum += l
+			want[2*x], want[2*x+1] = a, b
+		}
+		if block := logisticBlock(dist, s, r.from, r.to, got); math.Float64bits(block) != math.Float64bits(sum) {
+			t.Errorf("[%d, %d): sum %v, term loop %v", r.from, r.to, block, sum)
+		}
+		for x := range want {
+			if math.Float64bits(got[x]) != math.Float64bits(want[x]) {
+				t.Fatalf("[%d, %d): coefficient %d is %v, term loop %v", r.from, r.to, x, got[x], want[x])
+			}
+		}
+	}
+}
