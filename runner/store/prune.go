@@ -150,16 +150,9 @@ func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 	if p.Reencoded, err = reencode(ctx, tx); err != nil {
 		return p, err
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM epochs WHERE train_error IS NULL
-		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_id = epochs.run_id)`)
-	if err != nil {
-		return p, fmt.Errorf("store: %w", err)
+	if p.Epochs, err = pruneEpochs(ctx, tx); err != nil {
+		return p, err
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return p, fmt.Errorf("store: %w", err)
-	}
-	p.Epochs = int(n)
 	if err := tx.Commit(); err != nil {
 		return p, fmt.Errorf("store: commit: %w", err)
 	}
@@ -288,4 +281,31 @@ func (s *Store) size() (int64, error) {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	return st.Size(), nil
+}
+
+// pruneEpochs deletes the trace rows that Put does not write (storedEpochs):
+// the epochs without a train error but the last, and of a trace measured at
+// every epoch (as many measured rows as epochs) those after denseEpochs
+// that are not multiples of traceStride, but the last. It returns how many
+// rows it deleted.
+func pruneEpochs(ctx context.Context, tx *sql.Tx) (int, error) {
+	deleted := 0
+	for _, q := range []string{
+		`DELETE FROM epochs WHERE train_error IS NULL
+		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_id = epochs.run_id)`,
+		fmt.Sprintf(`DELETE FROM epochs WHERE epoch > %d AND epoch %% %d != 0
+		AND run_id IN (SELECT run_id FROM epochs GROUP BY run_id HAVING count(train_error) = max(epoch))
+		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_id = epochs.run_id)`, denseEpochs, traceStride),
+	} {
+		res, err := tx.ExecContext(ctx, q)
+		if err != nil {
+			return deleted, fmt.Errorf("store: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return deleted, fmt.Errorf("store: %w", err)
+		}
+		deleted += int(n)
+	}
+	return deleted, nil
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // TestStoredEpochs: Put keeps of a trace the epochs with a measured train
-// error (the stopping rule's checks) and the last one.
+// error (the stopping rule's checks) and the last one; of a trace measured
+// at every epoch, epochs 1 to 20, every fifth and the last.
 func TestStoredEpochs(t *testing.T) {
 	nan := math.NaN()
 	tests := []struct {
@@ -29,6 +30,9 @@ func TestStoredEpochs(t *testing.T) {
 		{"every epoch checked", []float64{0.5, 0.4, 0.3}, []int{1, 2, 3}},
 		{"an infinite error counts as not measured", []float64{math.Inf(1), 0.2, nan}, []int{2, 3}},
 		{"no trace", nil, nil},
+		{"30 epochs, every one measured", every(30), append(upTo(20), 25, 30)},
+		{"27 epochs, every one measured", every(27), append(upTo(20), 25, 27)},
+		{"checks every 7th epoch are all kept", checksEvery(7, 30), []int{7, 14, 21, 28, 30}},
 	}
 	for _, tc := range tests {
 		trace := make([]embed.Epoch, len(tc.train))
@@ -302,6 +306,81 @@ func TestPruneStoresViews(t *testing.T) {
 		if !mat.EqualApprox(r.Outcome.Embedding, want.Embedding, tol) || !slices.Equal(r.Outcome.Labels, want.Labels) {
 			t.Errorf("run %d: embedding %v labels %v, want %v %v", seed, mat.Formatted(r.Outcome.Embedding), r.Outcome.Labels,
 				mat.Formatted(want.Embedding), want.Labels)
+		}
+	}
+}
+
+// every returns a train error at each of epochs 1 to n.
+func every(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 1 / float64(i+1)
+	}
+	return out
+}
+
+// checksEvery returns n epochs' train errors measured at multiples of k.
+func checksEvery(k, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.NaN()
+		if (i+1)%k == 0 {
+			out[i] = 0.5
+		}
+	}
+	return out
+}
+
+// upTo returns 1, 2, ..., n.
+func upTo(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
+// TestPruneThinsEveryEpochTraces: the rows of a trace measured at every
+// epoch that a database written before holds in full are thinned as Put
+// now stores them; a trace of checks is left as it is.
+func TestPruneThinsEveryEpochTraces(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	for seed := uint64(1); seed <= 2; seed++ {
+		if err := s.Put(ctx, record(seed, 3, 4)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Run 1: every one of 30 epochs measured, all stored; run 2: checks at
+	// 7, 14, 21 and 28, and epoch 30.
+	for e := 1; e <= 30; e++ {
+		var train any = 1 / float64(e)
+		if _, err := s.DB().Exec("INSERT OR REPLACE INTO epochs (run_id, epoch, loss, train_error, elapsed_seconds) SELECT id, ?, 1, ?, 0 FROM runs WHERE key = ?", e, train, canonical(1).Key); err != nil {
+			t.Fatal(err)
+		}
+		if e%7 == 0 || e == 30 {
+			if _, err := s.DB().Exec("INSERT OR REPLACE INTO epochs (run_id, epoch, loss, train_error, elapsed_seconds) SELECT id, ?, 1, ?, 0 FROM runs WHERE key = ?", e, train, canonical(2).Key); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := s.DB().Exec("DELETE FROM epochs WHERE epoch < 7 AND run_id = (SELECT id FROM runs WHERE key = ?)", canonical(2).Key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Prune(ctx, PruneRules{}); err != nil {
+		t.Fatal(err)
+	}
+	for seed, want := range map[uint64][]int{1: append(upTo(20), 25, 30), 2: {7, 14, 21, 28, 30}} {
+		r, err := s.Get(ctx, canonical(seed).Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, e := range r.Outcome.Trace {
+			got = append(got, e.Epoch)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("run %d: epochs %v after pruning, want %v", seed, got, want)
 		}
 	}
 }
