@@ -65,11 +65,12 @@ campaign: build
 		$(if $(MAX_EMBEDDING),--max-embedding $(MAX_EMBEDDING)) $(if $(EXCLUDE),--exclude-algorithms $(EXCLUDE)) experiments/*.go
 
 # prune deletes from results.db what no report uses (embeddings no script
-# declares with KeepEmbedding, trace epochs between the stopping rule's
-# checks), re-encodes the float64 embeddings of older databases as float32,
-# and compacts the file (VACUUM).
+# declares with KeepEmbedding, in its recorded executions or, for the runs of
+# a campaign under way, as the scripts declare them now; trace epochs
+# between the stopping rule's checks), re-encodes the float64 embeddings of
+# older databases as float32, and compacts the file (VACUUM).
 prune: build
-	bin/oerun prune
+	bin/oerun prune experiments/*.go
 
 # cuda builds bin/oerun-cuda: oerun with the GPU backend (--backend cuda),
 # stripped (-s -w: 31 MB) so that it fits, with a dataset, in what a GPU

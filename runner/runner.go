@@ -175,19 +175,11 @@ func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
 	if _, err := os.Stat(opt.Script); err != nil {
 		return nil, err
 	}
-	st, err := store.OpenReadOnly(opt.DB)
-	if errors.Is(err, fs.ErrNotExist) {
-		var dir string
-		if dir, err = os.MkdirTemp("", "oe-declare"); err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		st, err = store.Open(filepath.Join(dir, "empty.db"))
-	}
+	st, done, err := openToDeclare(opt.DB)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
+	defer done()
 	var runs []execute.Pending
 	opt.declareOnly = true
 	opt.Defer = func(p []execute.Pending) { runs = append(runs, p...) }
@@ -195,6 +187,60 @@ func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
 		return nil, err
 	}
 	return execute.Unique(runs), nil
+}
+
+// openToDeclare opens the database at path read-only for declaring scripts,
+// or an empty one in a temporary folder where none exists (it holds no
+// runs); done closes it and removes that folder.
+func openToDeclare(path string) (st *store.Store, done func(), err error) {
+	st, err = store.OpenReadOnly(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		var dir string
+		if dir, err = os.MkdirTemp("", "oe-declare"); err != nil {
+			return nil, nil, err
+		}
+		if st, err = store.Open(filepath.Join(dir, "empty.db")); err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, err
+		}
+		return st, func() { st.Close(); os.RemoveAll(dir) }, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, func() { st.Close() }, nil
+}
+
+// Declarations returns, by run key, the declarations (exp.Run as JSON, as
+// experiment_runs.declared records them) that the scripts make now at
+// every profile, whether results.db holds the runs or not. Prune reads
+// them for the runs that no recorded execution lists yet, those of a
+// campaign under way. Like Declare it executes nothing and writes nothing.
+func Declarations(ctx context.Context, db string, scripts []string) (map[string][]string, error) {
+	st, done, err := openToDeclare(db)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	out := map[string][]string{}
+	for _, script := range scripts {
+		if _, err := os.Stat(script); err != nil {
+			return nil, err
+		}
+		for _, p := range []exp.Profile{exp.Smoke, exp.Quick, exp.Paper} {
+			opt := withDefaults(Options{Script: script, DB: db, Profile: string(p), Quiet: true})
+			opt.declareOnly = true
+			opt.Defer = func([]execute.Pending) {}
+			res, err := run(ctx, opt, st, nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s at profile %s: %w", script, p, err)
+			}
+			for _, d := range res.declared {
+				out[d.Job.Key] = append(out[d.Job.Key], d.Declared)
+			}
+		}
+	}
+	return out, nil
 }
 
 // Prune brings the database at path to what Run stores now (store.Prune):
@@ -208,14 +254,24 @@ func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
 // lib/embed) or of the evaluation computed: no script of this build can use
 // them, as their keys name those versions. The scripts' other runs and
 // metrics are untouched. A declaration that cannot be read (none recorded:
-// schema version 1) keeps the embedding whole.
-func Prune(ctx context.Context, path string, superseded bool) (store.Pruned, error) {
+// schema version 1) keeps the embedding whole. Given scripts, the runs that
+// no recorded execution lists but that those scripts declare now (see
+// Declarations: a campaign under way) are pruned by those declarations too;
+// a run that no execution lists and no script declares keeps its embedding.
+func Prune(ctx context.Context, path string, superseded bool, scripts []string) (store.Pruned, error) {
+	var declared map[string][]string
+	if len(scripts) > 0 {
+		var err error
+		if declared, err = Declarations(ctx, path, scripts); err != nil {
+			return store.Pruned{}, err
+		}
+	}
 	st, err := store.Open(path)
 	if err != nil {
 		return store.Pruned{}, err
 	}
 	defer st.Close()
-	rules := store.PruneRules{Keep: keepDeclared, ViewRows: exp.MaxViewPoints}
+	rules := store.PruneRules{Keep: keepDeclared, ViewRows: exp.MaxViewPoints, Declared: declared}
 	if superseded {
 		rules.Current = func(algorithm string) (int, bool) {
 			info, err := embed.Lookup(algorithm)

@@ -363,7 +363,7 @@ func TestPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Prune(context.Background(), db, true)
+	p, err := Prune(context.Background(), db, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,6 +379,60 @@ func TestPrune(t *testing.T) {
 	st.DB().QueryRow("SELECT count(*), sum(r.lambda = 1) FROM embeddings e JOIN runs r ON r.id = e.run_id").Scan(&kept, &keptLambda1)
 	if kept != 1 || keptLambda1 != 1 {
 		t.Errorf("%d embeddings kept, %d of λ = 1; want that one", kept, keptLambda1)
+	}
+}
+
+// Prune with the scripts prunes the runs no recorded execution lists (a
+// campaign under way) by what the scripts declare now; without them those
+// runs keep their embeddings.
+func TestPruneByDeclarations(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	var calls atomic.Int64
+	if _, err := Run(context.Background(), Options{Script: "testdata/demo.go", DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every run stores an embedding, and no execution is recorded.
+	_, err = st.DB().Exec(`INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels)
+		SELECT r.id, e.kind, e.rows, e.cols, e.encoding, e.data, e.labels FROM runs r, (SELECT * FROM embeddings LIMIT 1) e
+		WHERE r.lambda != 1`)
+	if err == nil {
+		_, err = st.DB().Exec("DELETE FROM experiment_runs; DELETE FROM experiments")
+	}
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		scripts []string
+		kept    int
+	}{
+		{"without scripts: unlisted runs keep theirs", nil, 5},
+		{"by demo.go's declarations: λ = 1 only", []string{"testdata/demo.go"}, 1},
+	} {
+		if _, err := Prune(context.Background(), db, true, tc.scripts); err != nil {
+			t.Fatal(err)
+		}
+		st, err := store.OpenReadOnly(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kept, runs int
+		st.DB().QueryRow("SELECT count(*) FROM embeddings").Scan(&kept)
+		st.DB().QueryRow("SELECT count(*) FROM runs").Scan(&runs)
+		st.Close()
+		if kept != tc.kept || runs != 6 {
+			t.Errorf("%s: %d embeddings kept of %d runs, want %d of 6", tc.name, kept, runs, tc.kept)
+		}
+	}
+	if _, err := Prune(context.Background(), db, false, []string{"testdata/nothere.go"}); err == nil {
+		t.Error("a missing script: no error")
 	}
 }
 

@@ -56,6 +56,12 @@ type PruneRules struct {
 	// embedding): a whole one of at most ViewRows rows that Keep keeps as a
 	// view is stored as the view (16-bit, as Put stores views). 0: none.
 	ViewRows int
+	// Declared, when not nil, holds the declarations (exp.Run as JSON) that
+	// the scripts make now, by run key: a run that no execution lists but
+	// that a script declares (one of a campaign under way) is treated as if
+	// an execution listed it with these declarations. A run no execution
+	// lists and Declared does not hold keeps its embedding.
+	Declared map[string][]string
 	// Current, when not nil, returns an algorithm's version in this build
 	// (ok false for an algorithm it does not know): a run that no execution
 	// lists and that another version computed is deleted.
@@ -95,17 +101,12 @@ func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 	if err != nil {
 		return p, fmt.Errorf("store: %w", err)
 	}
-	type stored struct {
-		kind       string
-		rows, cols int
-		declared   []string
-	}
-	listed := map[int64]*stored{}
+	listed := map[int64]*storedEmbedding{}
 	var order []int64
 	for rows.Next() {
 		var (
 			key      int64
-			e        stored
+			e        storedEmbedding
 			declared string
 		)
 		if err := rows.Scan(&key, &e.kind, &e.rows, &e.cols, &declared); err != nil {
@@ -120,6 +121,11 @@ func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 	}
 	if err := rows.Close(); err != nil {
 		return p, fmt.Errorf("store: %w", err)
+	}
+	if rules.Declared != nil {
+		if order, err = addDeclared(ctx, tx, rules.Declared, listed, order); err != nil {
+			return p, err
+		}
 	}
 	keep := rules.Keep
 	if keep == nil {
@@ -308,4 +314,44 @@ func pruneEpochs(ctx context.Context, tx *sql.Tx) (int, error) {
 		deleted += int(n)
 	}
 	return deleted, nil
+}
+
+// storedEmbedding is what Prune reads of a stored embedding, and the
+// declarations of the run it belongs to.
+type storedEmbedding struct {
+	kind       string
+	rows, cols int
+	declared   []string
+}
+
+// addDeclared adds to listed, and its run id to order, every stored
+// embedding of a run that no execution lists and that declared holds, with
+// those declarations; it returns the extended order.
+func addDeclared(ctx context.Context, tx *sql.Tx, declared map[string][]string, listed map[int64]*storedEmbedding, order []int64) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT e.run_id, e.kind, e.rows, e.cols, r.key FROM embeddings e
+		JOIN runs r ON r.id = e.run_id
+		WHERE NOT EXISTS (SELECT 1 FROM experiment_runs x WHERE x.run_id = e.run_id) ORDER BY e.run_id`)
+	if err != nil {
+		return order, fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id  int64
+			e   storedEmbedding
+			key string
+		)
+		if err := rows.Scan(&id, &e.kind, &e.rows, &e.cols, &key); err != nil {
+			return order, fmt.Errorf("store: %w", err)
+		}
+		if d, ok := declared[key]; ok && len(d) > 0 {
+			e.declared = d
+			listed[id] = &e
+			order = append(order, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return order, fmt.Errorf("store: %w", err)
+	}
+	return order, nil
 }
