@@ -127,8 +127,9 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 		switch res.Status {
 		case Missing:
 			missing++
-			if e.s.Estimate != nil {
-				cost += e.s.Estimate(d.job.Config)
+			if e.s.Estimate != nil && d.job.Config.Algorithm != "" {
+				res.estimate = e.s.Estimate(d.job.Config)
+				cost += res.estimate
 			}
 		case Failed:
 			failed++

@@ -7,9 +7,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/plot"
+	"github.com/oe-lab/oe/runner/report"
 )
 
 // The rules by which a script checks the paper's findings against its
@@ -47,7 +49,9 @@ func VerdictOf(holds bool) Verdict {
 // method the rule compares has no value there) make the group not
 // applicable too. Scope a rule that compares some methods only to them
 // first (OfAlgorithms), so that the missing runs of others do not hold it
-// back. The finding passes when the rule holds on every judged group for
+// back. The count of missing runs comes with their estimated cost where the
+// execution has a cost model (oerun run and plan). The finding passes when
+// the rule holds on every judged group for
 // share 1, or on more than share of them for a share below 1 (0.5: "on
 // most"). The returned numbers list each group with ✓, ✗ or – (not
 // applicable). Without OK results, or with no group judged, the verdict is
@@ -70,7 +74,11 @@ func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool
 	for _, k := range keys {
 		g := groups[k]
 		if missing := g.Missing(); missing > 0 {
-			parts = append(parts, fmt.Sprintf("– %s: %d of %d runs missing", k, missing, len(g)))
+			cost := ""
+			if c := g.missingCost(); c > 0 {
+				cost = " (estimated " + report.FormatCost(c) + ")"
+			}
+			parts = append(parts, fmt.Sprintf("– %s: %d of %d runs missing%s", k, missing, len(g), cost))
 			continue
 		}
 		ok := g.Filter(func(r Result) bool { return r.Status == OK })
@@ -99,6 +107,18 @@ func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool
 		pass = float64(held) > share*float64(judged)
 	}
 	return VerdictOf(pass), fmt.Sprintf("%d of %d hold — %s", held, judged, strings.Join(parts, "; "))
+}
+
+// missingCost sums the estimated costs of the missing results (0 without a
+// cost model).
+func (rs Results) missingCost() time.Duration {
+	var c time.Duration
+	for _, r := range rs {
+		if r.Status == Missing {
+			c += r.estimate
+		}
+	}
+	return c
 }
 
 // OfAlgorithms returns the results of the given algorithms: the scope of a

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oe-lab/oe/lib/embed"
 )
@@ -67,6 +68,12 @@ func TestEveryGroup(t *testing.T) {
 				t.Errorf("got %s, %q; want %s, %q", v, nums, tc.verdict, tc.numbers)
 			}
 		})
+	}
+	// A group's missing runs come with their estimated cost.
+	costly := missing
+	costly.estimate = 3 * time.Hour
+	if _, nums := (Results{withTestError("soe", "char", 0.1), costly, costly}).EveryDataset(rule, 1); !strings.Contains(nums, "– usps: 2 of 2 runs missing (estimated 6h00m)") {
+		t.Errorf("missing runs with estimates: %q", nums)
 	}
 	// Scoped to the methods a rule compares, another method's missing run
 	// does not hold the group back.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -74,6 +75,9 @@ type Result struct {
 	embedding *mat.Dense
 	labels    []int
 	view      bool
+	// estimate is what a missing run is estimated to cost here (0 where
+	// the execution has no cost model).
+	estimate time.Duration
 }
 
 // Value returns a metric of an OK run, NaN otherwise. An unknown metric name
