@@ -311,7 +311,7 @@ func TestKillMidMergeLeavesDatabaseAsBefore(t *testing.T) {
 	shard := open(t, shardPath)
 	shard.MaxEmbedding = -1
 	for seed := uint64(2); seed < 2+bigShardRuns; seed++ {
-		put(t, shard, record(seed, childEpochs*4, 5000))
+		put(t, shard, bigRecord(seed, childEpochs*8, 5000))
 	}
 	recordAt(t, shard, "a", "quick", time.Now(), 2, 3)
 	shard.Close()
