@@ -341,10 +341,12 @@ func TestBuild(t *testing.T) {
 	}
 }
 
-// Prune deletes the embeddings no declaration keeps: demo.go keeps that of
-// λ = 1, repetition 0; embeddings of its other runs, as a database written
-// before stores them, go.
-func TestPrune(t *testing.T) {
+// demoWithEmbeddings runs demo.go at the smoke profile into a new database
+// and gives every run an embedding, as a database written before stores
+// them (demo.go keeps only that of λ = 1, repetition 0); it returns the
+// database's path.
+func demoWithEmbeddings(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	var calls atomic.Int64
@@ -363,6 +365,14 @@ func TestPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return db
+}
+
+// Prune deletes the embeddings no declaration keeps: demo.go keeps that of
+// λ = 1, repetition 0; embeddings of its other runs, as a database written
+// before stores them, go.
+func TestPrune(t *testing.T) {
+	db := demoWithEmbeddings(t)
 	p, err := Prune(context.Background(), db, true, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -370,7 +380,7 @@ func TestPrune(t *testing.T) {
 	if p.Embeddings != 4 || p.Reencoded != 0 || p.Superseded != 0 {
 		t.Errorf("pruned %+v, want the 4 embeddings of λ = 2 and 4 deleted and no run (all listed)", p)
 	}
-	st, err = store.OpenReadOnly(db)
+	st, err := store.OpenReadOnly(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,24 +396,13 @@ func TestPrune(t *testing.T) {
 // campaign under way) by what the scripts declare now; without them those
 // runs keep their embeddings.
 func TestPruneByDeclarations(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "r.db")
-	var calls atomic.Int64
-	if _, err := Run(context.Background(), Options{Script: "testdata/demo.go", DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
-		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}); err != nil {
-		t.Fatal(err)
-	}
+	db := demoWithEmbeddings(t)
+	// No execution is recorded: the runs of a campaign under way.
 	st, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every run stores an embedding, and no execution is recorded.
-	_, err = st.DB().Exec(`INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels)
-		SELECT r.id, e.kind, e.rows, e.cols, e.encoding, e.data, e.labels FROM runs r, (SELECT * FROM embeddings LIMIT 1) e
-		WHERE r.lambda != 1`)
-	if err == nil {
-		_, err = st.DB().Exec("DELETE FROM experiment_runs; DELETE FROM experiments")
-	}
+	_, err = st.DB().Exec("DELETE FROM experiment_runs; DELETE FROM experiments")
 	st.Close()
 	if err != nil {
 		t.Fatal(err)
