@@ -12,9 +12,9 @@ import (
 // Pruned says what Prune removed.
 type Pruned struct {
 	// Embeddings counts the embeddings deleted, Views the whole ones now
-	// stored as their view, and Reencoded the float64 ones kept that are now
-	// float32.
-	Embeddings, Views, Reencoded int
+	// stored as their view, Reencoded the float64 ones kept that are now
+	// float32, and Requantized the 16-bit views now 10-bit.
+	Embeddings, Views, Reencoded, Requantized int
 	// Epochs counts the trace rows deleted.
 	Epochs int
 	// Superseded counts the runs deleted as computed by another version of
@@ -25,11 +25,11 @@ type Pruned struct {
 }
 
 // String reads like "958 superseded runs deleted, 778 embeddings deleted,
-// 137 stored as views, 210 re-encoded as float32, 80687 trace rows deleted:
-// 26804224 → 4100096 bytes".
+// 137 stored as views, 210 re-encoded as float32, 1099 views re-quantized to
+// 10 bits, 80687 trace rows deleted: 26804224 → 4100096 bytes".
 func (p Pruned) String() string {
-	return fmt.Sprintf("%d superseded runs deleted, %d embeddings deleted, %d stored as views, %d re-encoded as float32, %d trace rows deleted: %d → %d bytes",
-		p.Superseded, p.Embeddings, p.Views, p.Reencoded, p.Epochs, p.Before, p.After)
+	return fmt.Sprintf("%d superseded runs deleted, %d embeddings deleted, %d stored as views, %d re-encoded as float32, %d views re-quantized to 10 bits, %d trace rows deleted: %d → %d bytes",
+		p.Superseded, p.Embeddings, p.Views, p.Reencoded, p.Requantized, p.Epochs, p.Before, p.After)
 }
 
 // Keep is what Prune keeps of a run's stored embedding.
@@ -54,7 +54,7 @@ type PruneRules struct {
 	// ViewRows is the number of rows up to which a 2-column embedding is its
 	// own view (the view keeps every row and does not transform a 2-D
 	// embedding): a whole one of at most ViewRows rows that Keep keeps as a
-	// view is stored as the view (16-bit, as Put stores views). 0: none.
+	// view is stored as the view (10-bit, as Put stores views). 0: none.
 	ViewRows int
 	// Declared, when not nil, holds the declarations (exp.Run as JSON) that
 	// the scripts make now, by run key: a run that no execution lists but
@@ -73,8 +73,8 @@ type PruneRules struct {
 //
 //   - deletes, or stores as its view, the embedding of every run that some
 //     script execution lists, as rules.Keep decides (see PruneRules);
-//   - re-encodes the float64 embeddings it keeps as float32, as Put writes
-//     them;
+//   - re-encodes the float64 embeddings it keeps as float32, and the
+//     16-bit views as 10-bit ones, as Put writes them;
 //   - deletes the trace rows that Put does not write (storedEpochs);
 //   - when rules.Current is not nil, deletes every run that no script
 //     execution lists and that an earlier or other version computed: its
@@ -153,7 +153,10 @@ func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 			return p, err
 		}
 	}
-	if p.Reencoded, err = reencode(ctx, tx); err != nil {
+	if p.Reencoded, err = reencode(ctx, tx, encodingF64, encodingF32); err != nil {
+		return p, err
+	}
+	if p.Requantized, err = reencode(ctx, tx, encodingQ16, encodingQ10); err != nil {
 		return p, err
 	}
 	if p.Epochs, err = pruneEpochs(ctx, tx); err != nil {
@@ -206,7 +209,7 @@ func deleteSuperseded(ctx context.Context, tx *sql.Tx, current func(algorithm st
 }
 
 // storeAsView rewrites the whole embedding of run id as its view: the same
-// rows, 16-bit quantised (encodingQ16), kind view; its labels stay.
+// rows, 10-bit quantised (encodingQ10), kind view; its labels stay.
 func storeAsView(ctx context.Context, tx *sql.Tx, id int64) error {
 	var (
 		enc          string
@@ -221,19 +224,19 @@ func storeAsView(ctx context.Context, tx *sql.Tx, id int64) error {
 	if err != nil {
 		return fmt.Errorf("store: run id %d: %w", id, err)
 	}
-	if data, _, err = encodeEmbedding(x, nil, encodingQ16); err != nil {
+	if data, _, err = encodeEmbedding(x, nil, encodingQ10); err != nil {
 		return fmt.Errorf("store: run id %d: %w", id, err)
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET kind = ?, encoding = ?, data = ? WHERE run_id = ?", kindView, encodingQ16, data, id); err != nil {
+	if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET kind = ?, encoding = ?, data = ? WHERE run_id = ?", kindView, encodingQ10, data, id); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
 	return nil
 }
 
-// reencode rewrites the float64 embeddings as float32 and returns how many
-// it rewrote.
-func reencode(ctx context.Context, tx *sql.Tx) (int, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT run_id, rows, cols, data, labels FROM embeddings WHERE encoding = ?", encodingF64)
+// reencode rewrites the embeddings of encoding from in encoding to, and
+// returns how many it rewrote.
+func reencode(ctx context.Context, tx *sql.Tx, from, to string) (int, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT run_id, rows, cols, data, labels FROM embeddings WHERE encoding = ?", from)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
@@ -255,15 +258,15 @@ func reencode(ctx context.Context, tx *sql.Tx) (int, error) {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	for _, b := range old {
-		x, _, err := decodeEmbedding(encodingF64, b.rows, b.cols, b.data, b.labels)
+		x, _, err := decodeEmbedding(from, b.rows, b.cols, b.data, b.labels)
 		if err != nil {
 			return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
 		}
-		data, _, err := encodeEmbedding(x, nil, encodingF32)
+		data, _, err := encodeEmbedding(x, nil, to)
 		if err != nil {
 			return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
 		}
-		if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET encoding = ?, data = ? WHERE run_id = ?", encodingF32, data, b.id); err != nil {
+		if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET encoding = ?, data = ? WHERE run_id = ?", to, data, b.id); err != nil {
 			return 0, fmt.Errorf("store: %w", err)
 		}
 	}

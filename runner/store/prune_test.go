@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
@@ -67,12 +68,12 @@ func TestEmbeddingEncodings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q16gz, _, err := encodeEmbedding(x, labels, encodingQ16)
+	q10, _, err := encodeEmbedding(x, labels, encodingQ10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	flat := mat.NewDense(3, 2, []float64{1, 5, 2, 5, 3, 5}) // a constant column: step 0
-	flatgz, _, err := encodeEmbedding(flat, nil, encodingQ16)
+	flatq10, _, err := encodeEmbedding(flat, nil, encodingQ10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,18 +82,20 @@ func TestEmbeddingEncodings(t *testing.T) {
 		data      []byte
 		want      *mat.Dense
 		// tol bounds the rounding: float32's of 1e-3, which it does not
-		// hold; half a step of 16 bits over the columns' ranges, 10.5 and
-		// 2.001 (10.5/65,535/2 = 8.0e-5).
+		// hold; half a step of 10 or 16 bits over the columns' ranges, 10.5
+		// and 2.001 (10.5/1,023/2 = 5.2e-3, 10.5/65,535/2 = 8.0e-5).
 		tol     float64
 		wantErr string
 	}{
 		{"float32, as Put writes an embedding", encodingF32, f32gz, x, 1e-7, ""},
-		{"16 bits, as Put writes a view", encodingQ16, q16gz, x, 8.1e-5, ""},
-		{"16 bits, a constant column", encodingQ16, flatgz, flat, 1.6e-5, ""}, // 2/65,535/2 in the other
+		{"10 bits, as Put writes a view", encodingQ10, q10, x, 5.2e-3, ""},
+		{"10 bits, a constant column", encodingQ10, flatq10, flat, 9.8e-4, ""}, // 2/1,023/2 in the other
+		{"16 bits, as views were written before", encodingQ16, q16Blob(x), x, 8.1e-5, ""},
 		{"float64, as written before", encodingF64, f64gz, x, 0, ""},
 		{"unknown encoding", "f16le", f32gz, nil, 0, `unknown embedding encoding "f16le"`},
 		{"float64 blob read as float32", encodingF32, f64gz, nil, 0, "has 48 bytes for 3×2"},
 		{"float32 blob read as 16 bits", encodingQ16, f32gz, nil, 0, "has 24 bytes for 3×2"},
+		{"10-bit blob one byte short", encodingQ10, q10[:len(q10)-1], nil, 0, "has 39 bytes for 3×2"},
 	}
 	for _, tc := range tests {
 		got, gotLabels, err := decodeEmbedding(tc.enc, 3, 2, tc.data, labgz)
@@ -110,6 +113,61 @@ func TestEmbeddingEncodings(t *testing.T) {
 	if len(f32gz) >= len(f64gz) {
 		t.Errorf("float32 blob %d bytes, float64 %d: not smaller", len(f32gz), len(f64gz))
 	}
+	if want := 2*16 + 8; len(q10) != want { // 6 codes of 10 bits in 8 bytes
+		t.Errorf("10-bit blob of 3×2 values %d bytes, want %d", len(q10), want)
+	}
+}
+
+// TestQuantizeEveryCode: every 10-bit code survives packing, whatever its
+// bit position within the bytes (the codes 0, 1, ..., 1,023 of a column
+// from 0 to 1,023 are the values themselves).
+func TestQuantizeEveryCode(t *testing.T) {
+	for _, cols := range []int{1, 2, 3} {
+		x := mat.NewDense(1024, cols, nil)
+		for i := 0; i < 1024; i++ {
+			for j := 0; j < cols; j++ {
+				x.Set(i, j, float64((i*(j+1)*37)%1024))
+			}
+		}
+		for j := 0; j < cols; j++ { // every column spans 0 to 1,023: step 1
+			x.Set(0, j, 0)
+			x.Set(1, j, 1023)
+		}
+		got, _, err := decodeEmbedding(encodingQ10, 1024, cols, quantize(x, 10), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(got, x) {
+			t.Errorf("%d columns: codes changed in packing", cols)
+		}
+	}
+}
+
+// q16Blob encodes x as views were stored before 10-bit ones (encodingQ16).
+func q16Blob(x *mat.Dense) []byte {
+	rows, cols := x.Dims()
+	var raw []byte
+	lo, step := make([]float64, cols), make([]float64, cols)
+	for j := 0; j < cols; j++ {
+		col := mat.Col(nil, j, x)
+		lo[j], step[j] = floats.Min(col), (floats.Max(col)-floats.Min(col))/math.MaxUint16
+		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(lo[j]))
+		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(step[j]))
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			var q float64
+			if step[j] > 0 {
+				q = math.Round((x.At(i, j) - lo[j]) / step[j])
+			}
+			raw = binary.LittleEndian.AppendUint16(raw, uint16(q))
+		}
+	}
+	blob, err := gz(raw)
+	if err != nil {
+		panic(err)
+	}
+	return blob
 }
 
 // TestPrune: embeddings that no execution's declarations keep are deleted,
@@ -145,6 +203,11 @@ func TestPrune(t *testing.T) {
 	if _, err := s.DB().Exec("UPDATE embeddings SET encoding = ?, data = ? WHERE run_id = (SELECT id FROM runs WHERE key = ?)", encodingF64, blob, canonical(2).Key); err != nil {
 		t.Fatal(err)
 	}
+	// and run 4's view 16-bit.
+	view := record(4, 1, 5).Outcome.Embedding
+	if _, err := s.DB().Exec("UPDATE embeddings SET kind = ?, encoding = ?, data = ? WHERE run_id = (SELECT id FROM runs WHERE key = ?)", kindView, encodingQ16, q16Blob(view), canonical(4).Key); err != nil {
+		t.Fatal(err)
+	}
 	// Runs 1 and 2 are kept by one of their declarations, run 3 by none;
 	// run 4 is listed by no execution.
 	for _, x := range []struct {
@@ -174,8 +237,8 @@ func TestPrune(t *testing.T) {
 	if len(asked) != 3 {
 		t.Errorf("keep asked about %v, want the 3 listed runs with embeddings", asked)
 	}
-	if p.Embeddings != 1 || p.Reencoded != 1 || p.Epochs != 4 || p.Before <= 0 || p.After <= 0 {
-		t.Errorf("pruned %+v, want 1 embedding deleted, 1 re-encoded, 4 epochs (1, 2, 4, 5 of run 1) deleted", p)
+	if p.Embeddings != 1 || p.Reencoded != 1 || p.Requantized != 1 || p.Epochs != 4 || p.Before <= 0 || p.After <= 0 {
+		t.Errorf("pruned %+v, want 1 embedding deleted, 1 re-encoded, 1 view re-quantized, 4 epochs (1, 2, 4, 5 of run 1) deleted", p)
 	}
 	for seed, keep := range map[uint64]bool{1: true, 2: true, 3: false, 4: true} {
 		r, err := s.Get(ctx, canonical(seed).Key)
@@ -197,6 +260,13 @@ func TestPrune(t *testing.T) {
 	s.DB().QueryRow("SELECT encoding FROM embeddings WHERE run_id = (SELECT id FROM runs WHERE key = ?)", canonical(2).Key).Scan(&enc)
 	if enc != encodingF32 || !mat.Equal(r.Outcome.Embedding, want) {
 		t.Errorf("run 2: encoding %s, embedding %v; want %s, %v", enc, mat.Formatted(r.Outcome.Embedding), encodingF32, mat.Formatted(want))
+	}
+	// Run 4's view, 10-bit now: half a 10-bit step of its columns' ranges
+	// (4 and 1) plus the 16-bit rounding it had.
+	r, _ = s.Get(ctx, canonical(4).Key)
+	s.DB().QueryRow("SELECT encoding FROM embeddings WHERE run_id = (SELECT id FROM runs WHERE key = ?)", canonical(4).Key).Scan(&enc)
+	if enc != encodingQ10 || !r.View || !mat.EqualApprox(r.Outcome.Embedding, view, 4.0/1023/2+4.0/65535/2) {
+		t.Errorf("run 4: encoding %s, view %v, %v; want %s, true, %v", enc, r.View, mat.Formatted(r.Outcome.Embedding), encodingQ10, mat.Formatted(view))
 	}
 	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
 		t.Errorf("integrity_check = %q, %v", res, err)
@@ -258,7 +328,7 @@ func TestPruneSuperseded(t *testing.T) {
 }
 
 // TestPruneStoresViews: a whole 2-column embedding that the declarations
-// keep as a view, of at most ViewRows rows, becomes its 16-bit view with its
+// keep as a view, of at most ViewRows rows, becomes its 10-bit view with its
 // labels; a larger one, one kept whole and a run no execution lists stay
 // whole.
 func TestPruneStoresViews(t *testing.T) {
@@ -297,11 +367,11 @@ func TestPruneStoresViews(t *testing.T) {
 		if r.View != wantView {
 			t.Errorf("run %d: view %v, want %v", seed, r.View, wantView)
 		}
-		// A view is within half a quantisation step (range/65535) of the
+		// A view is within half a quantisation step (range/1023) of the
 		// embedding; the values of record are exact in float32.
 		tol := 0.0
 		if wantView {
-			tol = 5.0 / 65535
+			tol = 5.0 / 1023
 		}
 		if !mat.EqualApprox(r.Outcome.Embedding, want.Embedding, tol) || !slices.Equal(r.Outcome.Labels, want.Labels) {
 			t.Errorf("run %d: embedding %v labels %v, want %v %v", seed, mat.Formatted(r.Outcome.Embedding), r.Outcome.Labels,

@@ -21,16 +21,21 @@ import (
 )
 
 // Encodings of embeddings.data (the column embeddings.encoding): the
-// row-major values, little-endian, gzip-compressed,
-//   - as float32: what Put writes for an embedding (float32 halves it);
-//   - as float64: what databases before float32 hold (Get reads them, and
-//     Prune re-encodes them as float32);
-//   - as uint16 q, after a header of two float64 per column, its minimum
-//     and step, the value being minimum + q·step: what Put writes for a
-//     view, which is only drawn. A step of 1/65,535 of the column's range is
-//     finer than the pixels of any figure, and a view takes 12 KB instead
-//     of float32's 22 KB (3,000 items' t-SNE coordinates; gzip gains little
-//     on float32's mantissas).
+// row-major values, little-endian,
+//   - as float32, gzip-compressed: what Put writes for an embedding
+//     (float32 halves it);
+//   - as float64, gzip-compressed: what databases before float32 hold (Get
+//     reads them, and Prune re-encodes them as float32);
+//   - quantized to 10 bits, after a header of two float64 per column, its
+//     minimum and step, the value being minimum + q·step, the codes q packed
+//     least significant bit first: what Put writes for a view, which is only
+//     drawn. A step of 1/1,023 of the column's range is finer than the
+//     pixels of any panel that draws a view (the largest, a 4-inch scatter
+//     plot, is 384 pixels wide at 96 dpi), and a view takes 7.5 KB instead
+//     of float32's 24 KB (3,000 items' t-SNE coordinates). gzip gains
+//     nothing on such codes, so none is applied;
+//   - quantized to 16 bits likewise, gzip-compressed: what databases before
+//     10-bit views hold (Get reads them, and Prune re-quantizes them).
 //
 // embeddings.labels holds the labels as little-endian int32,
 // gzip-compressed.
@@ -38,7 +43,11 @@ const (
 	encodingF32 = "f32le+gzip"
 	encodingF64 = "f64le+gzip"
 	encodingQ16 = "q16le+gzip"
+	encodingQ10 = "q10le"
 )
+
+// quantizedBits is the width of the codes of each quantized encoding.
+var quantizedBits = map[string]int{encodingQ16: 16, encodingQ10: 10}
 
 // Kinds of stored embeddings (the column embeddings.kind): the run's
 // embedding, or the 2-D view of it that a report draws (Record.View).
@@ -148,47 +157,29 @@ func orNaN(v sql.NullFloat64) float64 {
 }
 
 // encodeEmbedding returns x's values in the encoding enc (encodingF32 or
-// encodingQ16) and the labels (nil without), each gzip-compressed.
+// encodingQ10) and the labels (nil without), gzip-compressed.
 func encodeEmbedding(x *mat.Dense, labels []int, enc string) (data, lab []byte, err error) {
 	rows, cols := x.Dims()
-	var raw []byte
 	switch enc {
 	case encodingF32:
-		raw = make([]byte, 0, 4*rows*cols)
+		raw := make([]byte, 0, 4*rows*cols)
 		for i := 0; i < rows; i++ {
 			for j := 0; j < cols; j++ {
 				raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(float32(x.At(i, j))))
 			}
 		}
-	case encodingQ16:
-		raw = make([]byte, 16*cols, 16*cols+2*rows*cols)
-		lo, step := make([]float64, cols), make([]float64, cols)
-		for j := 0; j < cols; j++ {
-			col := mat.Col(nil, j, x)
-			lo[j] = floats.Min(col)
-			step[j] = (floats.Max(col) - lo[j]) / math.MaxUint16
-			binary.LittleEndian.PutUint64(raw[16*j:], math.Float64bits(lo[j]))
-			binary.LittleEndian.PutUint64(raw[16*j+8:], math.Float64bits(step[j]))
+		if data, err = gz(raw); err != nil {
+			return nil, nil, err
 		}
-		for i := 0; i < rows; i++ {
-			for j := 0; j < cols; j++ {
-				var q float64
-				if step[j] > 0 {
-					q = math.Round((x.At(i, j) - lo[j]) / step[j])
-				}
-				raw = binary.LittleEndian.AppendUint16(raw, uint16(q))
-			}
-		}
+	case encodingQ10:
+		data = quantize(x, quantizedBits[enc])
 	default:
 		panic("store: encoding " + enc + " is not written")
-	}
-	if data, err = gz(raw); err != nil {
-		return nil, nil, err
 	}
 	if labels == nil {
 		return data, nil, nil
 	}
-	raw = make([]byte, 0, 4*len(labels))
+	raw := make([]byte, 0, 4*len(labels))
 	for _, l := range labels {
 		raw = binary.LittleEndian.AppendUint32(raw, uint32(int32(l)))
 	}
@@ -196,40 +187,78 @@ func encodeEmbedding(x *mat.Dense, labels []int, enc string) (data, lab []byte, 
 	return data, lab, err
 }
 
+// quantize returns, for each column of x, its minimum and step as
+// little-endian float64, then the codes q of x's values, row-major, bits
+// wide, packed least significant bit first: the value is minimum + q·step,
+// the step 1/(2^bits − 1) of the column's range.
+func quantize(x *mat.Dense, bits int) []byte {
+	rows, cols := x.Dims()
+	levels := float64(uint32(1)<<bits - 1)
+	out := make([]byte, 16*cols, 16*cols+(bits*rows*cols+7)/8)
+	lo, step := make([]float64, cols), make([]float64, cols)
+	for j := 0; j < cols; j++ {
+		col := mat.Col(nil, j, x)
+		lo[j] = floats.Min(col)
+		step[j] = (floats.Max(col) - lo[j]) / levels
+		binary.LittleEndian.PutUint64(out[16*j:], math.Float64bits(lo[j]))
+		binary.LittleEndian.PutUint64(out[16*j+8:], math.Float64bits(step[j]))
+	}
+	var acc uint32 // bits not yet written, the earliest lowest
+	var pending int
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			var q float64
+			if step[j] > 0 {
+				q = math.Round((x.At(i, j) - lo[j]) / step[j])
+			}
+			acc |= uint32(q) << pending
+			for pending += bits; pending >= 8; pending -= 8 {
+				out = append(out, byte(acc))
+				acc >>= 8
+			}
+		}
+	}
+	if pending > 0 {
+		out = append(out, byte(acc))
+	}
+	return out
+}
+
 // decodeEmbedding reads an embedding of any encoding and its labels.
 func decodeEmbedding(enc string, rows, cols int, data, labels []byte) (*mat.Dense, []int, error) {
-	var width, header int
+	var raw []byte
+	var err error
+	if enc == encodingQ10 {
+		raw = data
+	} else if raw, err = gunzip(data); err != nil {
+		return nil, nil, err
+	}
+	var size int
 	switch enc {
 	case encodingF32:
-		width = 4
+		size = 4 * rows * cols
 	case encodingF64:
-		width = 8
-	case encodingQ16:
-		width, header = 2, 16*cols
+		size = 8 * rows * cols
+	case encodingQ16, encodingQ10:
+		size = 16*cols + (quantizedBits[enc]*rows*cols+7)/8
 	default:
 		return nil, nil, fmt.Errorf("unknown embedding encoding %q", enc)
 	}
-	raw, err := gunzip(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(raw) != header+width*rows*cols || rows < 1 || cols < 1 {
+	if len(raw) != size || rows < 1 || cols < 1 {
 		return nil, nil, fmt.Errorf("embedding blob of encoding %s has %d bytes for %d×%d", enc, len(raw), rows, cols)
 	}
 	vals := make([]float64, rows*cols)
-	body := raw[header:]
-	for i := range vals {
-		switch enc {
-		case encodingF32:
-			vals[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(body[4*i:])))
-		case encodingF64:
-			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(body[8*i:]))
-		case encodingQ16:
-			j := i % cols
-			lo := math.Float64frombits(binary.LittleEndian.Uint64(raw[16*j:]))
-			step := math.Float64frombits(binary.LittleEndian.Uint64(raw[16*j+8:]))
-			vals[i] = lo + float64(binary.LittleEndian.Uint16(body[2*i:]))*step
+	switch enc {
+	case encodingF32:
+		for i := range vals {
+			vals[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:])))
 		}
+	case encodingF64:
+		for i := range vals {
+			vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+		}
+	default:
+		dequantize(vals, cols, raw, quantizedBits[enc])
 	}
 	x := mat.NewDense(rows, cols, vals)
 	if labels == nil {
@@ -246,6 +275,27 @@ func decodeEmbedding(enc string, rows, cols int, data, labels []byte) (*mat.Dens
 		out[i] = int(int32(binary.LittleEndian.Uint32(raw[4*i:])))
 	}
 	return x, out, nil
+}
+
+// dequantize fills dst, row-major with cols columns, from what quantize
+// wrote with codes bits wide.
+func dequantize(dst []float64, cols int, raw []byte, bits int) {
+	codes := raw[16*cols:]
+	mask := uint32(1)<<bits - 1
+	var acc uint32 // bits read and not yet used, the earliest lowest
+	var have int
+	for i := range dst {
+		for ; have < bits; have += 8 {
+			acc |= uint32(codes[0]) << have
+			codes = codes[1:]
+		}
+		j := i % cols
+		lo := math.Float64frombits(binary.LittleEndian.Uint64(raw[16*j:]))
+		step := math.Float64frombits(binary.LittleEndian.Uint64(raw[16*j+8:]))
+		dst[i] = lo + float64(acc&mask)*step
+		acc >>= bits
+		have -= bits
+	}
 }
 
 func gz(b []byte) ([]byte, error) {

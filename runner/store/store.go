@@ -51,7 +51,7 @@ type Record struct {
 	Error  string
 	// Outcome is the result of an OK run (nil for a failed one). Put stores
 	// its embedding, if it has one within MaxEmbedding, as float32 (a view
-	// quantized to 16 bits: encodingQ16), and of
+	// quantized to 10 bits: encodingQ10), and of
 	// its trace the epochs storedEpochs keeps; read back, Outcome holds what
 	// was stored (Embedding nil if none).
 	Outcome *job.Outcome
@@ -320,7 +320,7 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 		if s.MaxEmbedding < 0 || rows*cols <= s.MaxEmbedding {
 			kind, enc := kindFull, encodingF32
 			if r.View {
-				kind, enc = kindView, encodingQ16
+				kind, enc = kindView, encodingQ10
 			}
 			data, labels, err := encodeEmbedding(o.Embedding, o.Labels, enc)
 			if err != nil {

@@ -35,8 +35,6 @@ func canonical(seed uint64) job.Canonical {
 	return c
 }
 
-// record builds an ok run with epochs trace entries, each with a train
-// error, and an n×2 embedding whose values float32 holds exactly.
 // bigRecord is record with the train error measured at every second epoch
 // only: a trace of checks, which Put stores whole (storedEpochs thins only
 // traces measured at every epoch), so that writing or merging it takes as
@@ -51,6 +49,8 @@ func bigRecord(seed uint64, epochs, n int) Record {
 	return r
 }
 
+// record builds an ok run with epochs trace entries, each with a train
+// error, and an n×2 embedding whose values float32 holds exactly.
 func record(seed uint64, epochs, n int) Record {
 	emb := mat.NewDense(n, 2, nil)
 	labels := make([]int, n)
@@ -192,10 +192,10 @@ func TestEmbeddingKinds(t *testing.T) {
 		name              string
 		view              bool
 		wantKind, wantEnc string
-		tol               float64 // half a 16-bit step of the 4 items' ranges, 3 and 0.75
+		tol               float64 // half a 10-bit step of the 4 items' ranges, 3 and 0.75
 	}{
 		{"the embedding", false, "full", encodingF32, 0},
-		{"its view", true, "view", encodingQ16, 3.0 / 65535 / 2},
+		{"its view", true, "view", encodingQ10, 3.0 / 1023 / 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := record(uint64(i), 1, 4)
