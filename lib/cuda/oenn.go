@@ -202,11 +202,12 @@ func (c *Context) OENNHinge(y *Buffer[float32], yRows, d int, rows *Buffer[int32
 
 // OENNCodes writes the input codes of the count items items[0:count] into
 // the first count rows of x (length columns): the binary code of each
-// index, most significant bit first, when random is nil, else the item's
-// row of the random-code table random (one row of length per item). CPU
-// twin: lib/oenn's codes.put; bit for bit. The items are not range-checked
-// on the device: they must be valid rows of the table (or non-negative).
-func (c *Context) OENNCodes(items *Buffer[int32], count, length int, random, x *Buffer[float32]) error {
+// index, most significant bit first, when table is nil, else the item's
+// row of the code table table (one row of length per item: lib/oenn's
+// permuted binary codes or random codes). CPU twin: lib/oenn's codes.put;
+// bit for bit. The items are not range-checked on the device: they must be
+// valid rows of the table (or non-negative).
+func (c *Context) OENNCodes(items *Buffer[int32], count, length int, table, x *Buffer[float32]) error {
 	if count < 0 || length < 1 {
 		return fmt.Errorf("cuda: codes of length %d for %d items", length, count)
 	}
@@ -216,14 +217,14 @@ func (c *Context) OENNCodes(items *Buffer[int32], count, length int, random, x *
 	if err := checkRoom("input", x, count*length); err != nil {
 		return err
 	}
-	table := uint64(0)
-	if random != nil {
-		if random.Len()%length != 0 {
-			return fmt.Errorf("cuda: random-code table of %d values is not made of rows of %d", random.Len(), length)
+	rows := uint64(0)
+	if table != nil {
+		if table.Len()%length != 0 {
+			return fmt.Errorf("cuda: code table of %d values is not made of rows of %d", table.Len(), length)
 		}
-		table = uint64(random.ptr)
+		rows = uint64(table.ptr)
 	}
 	return c.do(func() error {
-		return c.run("oenn_codes", count*length, uint64(items.ptr), i64(count), i64(length), table, uint64(x.ptr))
+		return c.run("oenn_codes", count*length, uint64(items.ptr), i64(count), i64(length), rows, uint64(x.ptr))
 	})
 }

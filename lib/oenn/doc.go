@@ -6,8 +6,12 @@
 // Each item is fed to EmbNet — three fully connected ReLU layers of width
 // w = max(120, 2·d·log₂ n) and a linear output layer of size d — as the
 // binary code of its index (length ⌈log₂ n⌉) or, alternatively, as a random
-// code of the same length. Three weight-shared copies of EmbNet embed the
-// items of a triplet (i, j, k); training minimises the mean hinge loss
+// code of the same length. The indices are those of a random order of the
+// items, drawn from the seed: the paper means the inputs to be arbitrary,
+// and the order items come in is not (a dataset sorted by class hands the
+// network its clusters through the codes' leading bits: see BinaryIndex,
+// which keeps the data's order). Three weight-shared copies of EmbNet embed
+// the items of a triplet (i, j, k); training minimises the mean hinge loss
 // max(0, ‖yᵢ−yⱼ‖² − ‖yᵢ−yₖ‖² + 1) with Adam (AMSGrad, as in the authors'
 // code), learning rate 0.005 and batches of min(#triplets, 50,000). The
 // logarithms are base 2, as in the authors' code.

@@ -16,8 +16,9 @@ import (
 //
 // Items 0..Items()−1 of t are the model's items; items Items()..t.N−1 are
 // new, and every triplet must contain at least one of them. The new network
-// encodes new item q by the code of q−Items() (binary code, or random code
-// drawn from opt.Seed), of the model's input length, lengthened to
+// encodes the k new items as the model encodes its own (binary codes of a
+// permutation of 0..k−1, or random codes, drawn from opt.Seed; or the
+// binary code of q−Items()), of the model's input length, lengthened to
 // ⌈log₂ k⌉ when binary codes of that length cannot tell the k new items
 // apart. The result's embedding has t.N rows: the frozen network's outputs,
 // then the new items'. The extension runs on the CPU: opt.Backend cuda is
@@ -48,7 +49,7 @@ func (m *Model) Extend(ctx context.Context, t *triplets.Set, opt embed.Options) 
 		}
 	}
 	inLen := m.net.in
-	if m.codes.enc == Binary && k > 1<<min(inLen, 62) {
+	if m.codes.enc != Random && k > 1<<min(inLen, 62) {
 		inLen = InputLength(k)
 	}
 	codes, err := newCodes(m.codes.enc, k, inLen, newRNG(opt.Seed, streamExtendCodes))

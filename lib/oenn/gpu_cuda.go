@@ -29,8 +29,8 @@ type gpuNet struct {
 	h        [hiddenLayers]*cuda.Buffer[float32]
 	da       [2]*cuda.Buffer[float32]
 	// scratch is ColumnSums' (nil when batches are short enough not to
-	// need one), random the random-code table (nil for binary codes).
-	scratch, random *cuda.Buffer[float32]
+	// need one), table the code table (nil for binary index codes).
+	scratch, table *cuda.Buffer[float32]
 	// items lists a pass's items (code indices); tri a batch's triplets as
 	// rows of y.
 	items, tri *cuda.Buffer[int32]
@@ -43,7 +43,7 @@ type gpuNet struct {
 	chunk []int32
 }
 
-// newGPUNet uploads net's parameters and c's random codes and allocates
+// newGPUNet uploads net's parameters and c's code table and allocates
 // room for passes over up to rows items and batches of up to batch
 // triplets, learning rate lr.
 func newGPUNet(net *embNet, c *codes, rows, batch int, lr float64) (backend, error) {
@@ -68,8 +68,8 @@ func newGPUNet(net *embNet, c *codes, rows, batch int, lr float64) (backend, err
 	if g.p, err = cuda.Upload(ctx, net.params); err != nil {
 		return fail(err)
 	}
-	if c.random != nil {
-		if g.random, err = cuda.Upload(ctx, c.random); err != nil {
+	if c.table != nil {
+		if g.table, err = cuda.Upload(ctx, c.table); err != nil {
 			return fail(err)
 		}
 	}
@@ -166,7 +166,7 @@ func (g *gpuNet) backward(r int) error {
 
 // codesOf writes the codes of the first r entries of items into x.
 func (g *gpuNet) codesOf(r int) error {
-	return g.c.OENNCodes(g.items, r, g.net.in, g.random, g.x)
+	return g.c.OENNCodes(g.items, r, g.net.in, g.table, g.x)
 }
 
 func (g *gpuNet) step(train, fixed, rows []int32, scale float32) (float64, error) {
@@ -235,7 +235,7 @@ func (g *gpuNet) sync() error { return g.p.CopyTo(g.net.params) }
 // context cannot be acted on. Free ignores the buffers never allocated.
 func (g *gpuNet) close() {
 	for _, b := range []*cuda.Buffer[float32]{g.p, g.g, g.m, g.v, g.vmax, g.x, g.y, g.dy, g.h[0], g.h[1], g.h[2],
-		g.da[0], g.da[1], g.scratch, g.random} {
+		g.da[0], g.da[1], g.scratch, g.table} {
 		_ = b.Free()
 	}
 	_ = g.items.Free()

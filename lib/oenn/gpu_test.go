@@ -62,7 +62,7 @@ func TestGPUStepParity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, enc := range []Encoding{Binary, Random} {
+	for _, enc := range []Encoding{Binary, Random, BinaryIndex} {
 		t.Run(enc.String(), func(t *testing.T) {
 			codes, err := newCodes(enc, n, InputLength(n), newRNG(1, streamCodes))
 			if err != nil {

@@ -52,13 +52,15 @@ func (m *Model) Embedding() *mat.Dense {
 
 // The model file is little-endian: the magic, a format version, six uint32
 // (items, dim, width, input length, hidden layers, encoding), a uint64
-// parameter count, the random codes (items × input length float32, only for
-// the random encoding), the parameters (float32, layer by layer: weights
-// in×out row-major, then biases), and a CRC-32 (IEEE) of everything before
-// it.
+// parameter count, the code table (items × input length float32, for the
+// binary and random encodings, not for binary index codes), the parameters
+// (float32, layer by layer: weights in×out row-major, then biases), and a
+// CRC-32 (IEEE) of everything before it. Version 1, written before binary
+// codes were permuted, had encoding 0 for binary index codes and a table
+// for random codes only; ReadModel reads it as such.
 const (
 	modelMagic   = "OENNMODL"
-	modelVersion = 1
+	modelVersion = 2
 	headerBytes  = len(modelMagic) + 4 + 6*4 + 8
 )
 
@@ -76,7 +78,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		binary.Write(&buf, binary.LittleEndian, v)
 	}
 	binary.Write(&buf, binary.LittleEndian, uint64(len(m.net.params)))
-	binary.Write(&buf, binary.LittleEndian, m.codes.random)
+	binary.Write(&buf, binary.LittleEndian, m.codes.table)
 	binary.Write(&buf, binary.LittleEndian, m.net.params)
 	binary.Write(&buf, binary.LittleEndian, crc32.ChecksumIEEE(buf.Bytes()))
 	return buf.WriteTo(w)
@@ -131,8 +133,11 @@ func ReadModel(r io.Reader) (*Model, error) {
 		hdr[i] = le.Uint32(data[len(modelMagic)+4*i:])
 	}
 	version, n, dim, width, in, layers, enc := hdr[0], int(hdr[1]), int(hdr[2]), int(hdr[3]), int(hdr[4]), hdr[5], Encoding(hdr[6])
-	if version != modelVersion {
-		return nil, bad("format version %d, this program reads version %d", version, modelVersion)
+	if version != modelVersion && version != 1 {
+		return nil, bad("format version %d, this program reads versions 1 and %d", version, modelVersion)
+	}
+	if version == 1 && enc == Binary {
+		enc = BinaryIndex
 	}
 	if got, want := le.Uint32(data[len(data)-4:]), crc32.ChecksumIEEE(data[:len(data)-4]); got != want {
 		return nil, bad("checksum mismatch (file %08x, content %08x): truncated or corrupted", got, want)
@@ -151,7 +156,7 @@ func ReadModel(r io.Reader) (*Model, error) {
 		return nil, bad("%d parameters, the shape needs %d", np, len(net.params))
 	}
 	nCodes := 0
-	if enc == Random {
+	if enc != BinaryIndex {
 		nCodes = n * in
 	}
 	if want := headerBytes + 4*(nCodes+len(net.params)) + 4; len(data) != want {
@@ -159,15 +164,16 @@ func ReadModel(r io.Reader) (*Model, error) {
 	}
 	c := &codes{enc: enc, n: n, len: in}
 	body := data[headerBytes:]
-	if enc == Random {
-		c.random = make([]float32, nCodes)
-		readFloats(c.random, body)
-		body = body[4*nCodes:]
-	} else if n > 1<<min(in, 62) {
+	if enc != Random && n > 1<<min(in, 62) {
 		return nil, bad("binary codes of length %d cannot tell %d items apart", in, n)
 	}
+	if nCodes > 0 {
+		c.table = make([]float32, nCodes)
+		readFloats(c.table, body)
+		body = body[4*nCodes:]
+	}
 	readFloats(net.params, body)
-	if !numeric.AllFinite(net.params) || !numeric.AllFinite(c.random) {
+	if !numeric.AllFinite(net.params) || !numeric.AllFinite(c.table) {
 		return nil, bad("non-finite parameter")
 	}
 	return &Model{codes: c, net: net}, nil

@@ -2,7 +2,9 @@ package oenn
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,27 +13,54 @@ import (
 )
 
 func TestModelSaveLoad(t *testing.T) {
-	m := smallModel(t)
-	path := filepath.Join(t.TempDir(), "m.oenn")
-	if err := m.Save(path); err != nil {
+	for _, enc := range []Encoding{Binary, Random, BinaryIndex} {
+		t.Run(enc.String(), func(t *testing.T) {
+			m := smallModelCoded(t, enc)
+			path := filepath.Join(t.TempDir(), "m.oenn")
+			if err := m.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Items() != m.Items() || got.Dim() != m.Dim() || got.Width() != m.Width() ||
+				got.InputLen() != m.InputLen() || got.Encoding() != m.Encoding() {
+				t.Fatalf("loaded shape (%d, %d, %d, %d, %v), saved (%d, %d, %d, %d, %v)",
+					got.Items(), got.Dim(), got.Width(), got.InputLen(), got.Encoding(),
+					m.Items(), m.Dim(), m.Width(), m.InputLen(), m.Encoding())
+			}
+			if !mat.Equal(got.Embedding(), m.Embedding()) {
+				t.Error("loaded model embeds differently")
+			}
+			entries, _ := os.ReadDir(filepath.Dir(path))
+			if len(entries) != 1 {
+				t.Errorf("save left %d files in its folder, want 1", len(entries))
+			}
+		})
+	}
+}
+
+// TestModelReadsVersion1: a model file of format 1, whose encoding 0 meant
+// the binary code of the index and which held no table for it, loads as a
+// BinaryIndex model that embeds as before.
+func TestModelReadsVersion1(t *testing.T) {
+	m := smallModelCoded(t, BinaryIndex)
+	var buf bytes.Buffer
+	if _, err := m.WriteTo(&buf); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(path)
+	v1 := bytes.Clone(buf.Bytes())
+	le := binary.LittleEndian
+	le.PutUint32(v1[len(modelMagic):], 1)
+	le.PutUint32(v1[len(modelMagic)+4*6:], 0)
+	le.PutUint32(v1[len(v1)-4:], crc32.ChecksumIEEE(v1[:len(v1)-4]))
+	got, err := ReadModel(bytes.NewReader(v1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Items() != m.Items() || got.Dim() != m.Dim() || got.Width() != m.Width() ||
-		got.InputLen() != m.InputLen() || got.Encoding() != m.Encoding() {
-		t.Fatalf("loaded shape (%d, %d, %d, %d, %v), saved (%d, %d, %d, %d, %v)",
-			got.Items(), got.Dim(), got.Width(), got.InputLen(), got.Encoding(),
-			m.Items(), m.Dim(), m.Width(), m.InputLen(), m.Encoding())
-	}
-	if !mat.Equal(got.Embedding(), m.Embedding()) {
-		t.Error("loaded model embeds differently")
-	}
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Errorf("save left %d files in its folder, want 1", len(entries))
+	if got.Encoding() != BinaryIndex || !mat.Equal(got.Embedding(), m.Embedding()) {
+		t.Errorf("version 1 file read as %v, embedding equal %v; want binary index, true", got.Encoding(), mat.Equal(got.Embedding(), m.Embedding()))
 	}
 }
 
@@ -55,7 +84,7 @@ func TestModelRejectsBadFiles(t *testing.T) {
 		{"truncated", good[:len(good)-9]},
 		{"corrupted weight", flip(len(good) - 20)},
 		{"corrupted header", flip(14)},
-		{"version 2", func() []byte { b := bytes.Clone(good); b[8] = 2; return b }()},
+		{"version 3", func() []byte { b := bytes.Clone(good); b[8] = 3; return b }()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -128,9 +128,10 @@ func TestCodes(t *testing.T) {
 		want    []float32
 		wantErr bool
 	}{
-		{"binary 5 of 8", Binary, 8, 3, 5, []float32{1, 0, 1}, false},
-		{"binary 0", Binary, 8, 3, 0, []float32{0, 0, 0}, false},
-		{"binary msb first", Binary, 16, 4, 1, []float32{0, 0, 0, 1}, false},
+		{"binary index 5 of 8", BinaryIndex, 8, 3, 5, []float32{1, 0, 1}, false},
+		{"binary index 0", BinaryIndex, 8, 3, 0, []float32{0, 0, 0}, false},
+		{"binary index msb first", BinaryIndex, 16, 4, 1, []float32{0, 0, 0, 1}, false},
+		{"binary index too short", BinaryIndex, 9, 3, 0, nil, true},
 		{"binary too short", Binary, 9, 3, 0, nil, true},
 		{"zero length", Random, 4, 0, 0, nil, true},
 		{"unknown encoding", Encoding(7), 4, 2, 0, nil, true},
@@ -152,6 +153,37 @@ func TestCodes(t *testing.T) {
 				}
 			}
 		})
+	}
+	// Binary codes are the bits of a permutation of the items: every code
+	// below n once, most significant bit first, in another order than the
+	// items'.
+	const n, length = 100, 7
+	perm, err := newCodes(Binary, n, length, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	inOrder := 0
+	for i := 0; i < n; i++ {
+		bits := make([]float32, length)
+		perm.put(bits, i)
+		code := 0
+		for _, b := range bits {
+			if b != 0 && b != 1 {
+				t.Fatalf("binary code %v of item %d is not made of bits", bits, i)
+			}
+			code = 2*code + int(b)
+		}
+		if code >= n || seen[code] {
+			t.Fatalf("item %d got code %d: not a permutation of 0..%d", i, code, n-1)
+		}
+		seen[code] = true
+		if code == i {
+			inOrder++
+		}
+	}
+	if inOrder > 5 {
+		t.Errorf("%d of %d items keep their own index as code: the permutation leaves the order", inOrder, n)
 	}
 	// Random codes lie in [0, 1) and differ between items.
 	c, err := newCodes(Random, 50, 6, rand.New(rand.NewPCG(1, 1)))

@@ -91,15 +91,18 @@ func init() {
 		// cuda backend left CPU results unchanged. Version 3: AMSGrad is
 		// lib/optim's, which divides √v̂ by √(1−β₂ᵗ) where oenn's own copy
 		// multiplied by its float32 reciprocal: the steps round differently.
-		Version:  3,
+		// Version 4: binary codes are those of a random permutation of the
+		// items (Binary), not of their order in the data (BinaryIndex), which
+		// told the network which items lie together.
+		Version:  4,
 		Backends: map[embed.Backend]func() error{embed.BackendCUDA: cuda.Available},
 		Params:   embed.Params{"width": 0, "input": 0, "inputlen": 0},
 		ParamDocs: map[string]string{
 			"width":    "width w of the three hidden layers (0: max(120, 2d·log₂n), the paper's rule)",
-			"input":    "input encoding of the items: 0 binary code of the index, 1 random code",
+			"input":    "input encoding of the items: 0 binary code of the index in a random order of the items, 1 random code, 2 binary code of the index in the data's order (which leaks it)",
 			"inputlen": "input length α, the bits of the code (0: ⌈log₂n⌉)",
 		},
-		Doc: "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item index)",
+		Doc: "ordinal embedding neural network (3 ReLU layers of width max(120, 2d·log₂n) fed the binary code of the item's index in a random order of the items)",
 		New: newFromParams,
 	})
 }
@@ -118,8 +121,8 @@ func useGPU(name embed.Backend) (bool, error) {
 }
 
 // newFromParams builds an OENN from registry parameters: width (0 = the
-// paper's rule), input (0 = binary code, 1 = random code) and inputlen (0 =
-// ⌈log₂ n⌉).
+// paper's rule), input (0 = binary code, 1 = random code, 2 = binary index
+// code) and inputlen (0 = ⌈log₂ n⌉).
 func newFromParams(p embed.Params) (embed.Algorithm, error) {
 	width, err := intParam(p, "width")
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/oe-lab/oe/lib/cuda"
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/metrics"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -176,12 +177,18 @@ func n32(n int) int32 { return int32(n) }
 // model's plumbing.
 func smallModel(t *testing.T) *Model {
 	t.Helper()
+	return smallModelCoded(t, Random)
+}
+
+// smallModelCoded is smallModel with the input encoding enc.
+func smallModelCoded(t *testing.T, enc Encoding) *Model {
+	t.Helper()
 	x := uniform(40, 2, 9)
 	train, err := triplets.Random(x, 500, triplets.Noise{}, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &OENN{Width: 16, Encoding: Random}
+	o := &OENN{Width: 16, Encoding: enc}
 	if _, err := o.Fit(context.Background(), embed.Problem{Dim: 2, Train: train}, embed.Options{Seed: 1, MaxEpochs: 3}); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +335,8 @@ func TestRegistry(t *testing.T) {
 	}{
 		{nil, OENN{}, false},
 		{embed.Params{"width": 64, "input": 1, "inputlen": 12}, OENN{Width: 64, Encoding: Random, InputLen: 12}, false},
-		{embed.Params{"input": 2}, OENN{}, true},
+		{embed.Params{"input": 2}, OENN{Encoding: BinaryIndex}, false},
+		{embed.Params{"input": 3}, OENN{}, true},
 		{embed.Params{"width": 10.5}, OENN{}, true},
 		{embed.Params{"width": -1}, OENN{}, true},
 		{embed.Params{"depth": 4}, OENN{}, true},
@@ -346,5 +354,43 @@ func TestRegistry(t *testing.T) {
 		if got.Width != tc.want.Width || got.Encoding != tc.want.Encoding || got.InputLen != tc.want.InputLen {
 			t.Errorf("New(%v) = %+v, want %+v", tc.params, got, tc.want)
 		}
+	}
+}
+
+// TestCodesHideTheItemsOrder: items that come sorted by place (here: four
+// clusters, one after another) must not be placed by their order. From
+// half as many triplets as items, binary codes of the index already recover
+// the clusters (the network gives items sharing leading bits nearby
+// outputs; 0.06 here, 0.07–0.68 over seeds 1–5), while the default codes,
+// of a random permutation of the items, leave the embedding as uninformed
+// as the triplets are (0.98–0.995).
+func TestCodesHideTheItemsOrder(t *testing.T) {
+	const n, d = 256, 2
+	x := mat.NewDense(n, d, nil)
+	rng := rand.New(rand.NewPCG(3, 1))
+	for i := 0; i < n; i++ {
+		cluster := i * 4 / n // items 0–63 in cluster 0, 64–127 in 1, ...
+		x.Set(i, 0, float64(cluster%2)*10+rng.Float64())
+		x.Set(i, 1, float64(cluster/2)*10+rng.Float64())
+	}
+	train, err := triplets.Random(x, n/2, triplets.Noise{}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disparity := map[Encoding]float64{}
+	for _, enc := range []Encoding{Binary, BinaryIndex} {
+		res, err := (&OENN{Width: 32, Encoding: enc}).Fit(context.Background(), embed.Problem{Dim: d, Train: train},
+			embed.Options{Seed: 1, MaxEpochs: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if disparity[enc], err = metrics.Procrustes(x, res.Embedding); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("disparity: binary index codes %.3f, binary codes %.3f", disparity[BinaryIndex], disparity[Binary])
+	if disparity[BinaryIndex] > 0.5 || disparity[Binary] < 0.8 {
+		t.Errorf("Procrustes disparity from %d triplets of %d items: binary index codes %.3f, binary codes %.3f; want ≤ 0.5 (the order leaks) and ≥ 0.8 (it does not)",
+			train.Len(), n, disparity[BinaryIndex], disparity[Binary])
 	}
 }
