@@ -425,7 +425,12 @@ func (e *Experiment) environment() string {
 	for h := range e.hosts {
 		hosts = append(hosts, h)
 	}
-	sort.Slice(hosts, func(i, j int) bool { return e.hosts[hosts[i]] > e.hosts[hosts[j]] })
+	sort.Slice(hosts, func(i, j int) bool {
+		if ni, nj := e.hosts[hosts[i]], e.hosts[hosts[j]]; ni != nj {
+			return ni > nj
+		}
+		return fmt.Sprint(hosts[i]) < fmt.Sprint(hosts[j]) // ties in a fixed order, so reports rebuild identically
+	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "Runs executed between %s and %s (UTC) on:\n\n", e.first.UTC().Format("2006-01-02 15:04"), e.last.UTC().Format("2006-01-02 15:04"))
 	fmt.Fprintf(&b, "| runs | host | CPU | cores | GPU | Go | commit |\n|---|---|---|---|---|---|---|\n")
