@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
@@ -143,27 +142,25 @@ func TestQuantizeEveryCode(t *testing.T) {
 	}
 }
 
-// q16Blob encodes x as views were stored before 10-bit ones (encodingQ16).
+// TestQuantize16IsUint16: 16-bit codes packed least significant bit first
+// are the little-endian uint16s that databases before 10-bit views hold.
+func TestQuantize16IsUint16(t *testing.T) {
+	vals := []float64{0, 65535, 1, 258, 40000, 7}
+	got := quantize(mat.NewDense(len(vals), 1, vals), 16)[16:]
+	var want []byte
+	for _, v := range vals {
+		want = binary.LittleEndian.AppendUint16(want, uint16(v))
+	}
+	if string(got) != string(want) {
+		t.Errorf("16-bit codes % x, want % x", got, want)
+	}
+}
+
+// q16Blob encodes x as views were stored before 10-bit ones (encodingQ16):
+// 16-bit codes packed least significant bit first are little-endian
+// uint16s, gzip-compressed.
 func q16Blob(x *mat.Dense) []byte {
-	rows, cols := x.Dims()
-	var raw []byte
-	lo, step := make([]float64, cols), make([]float64, cols)
-	for j := 0; j < cols; j++ {
-		col := mat.Col(nil, j, x)
-		lo[j], step[j] = floats.Min(col), (floats.Max(col)-floats.Min(col))/math.MaxUint16
-		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(lo[j]))
-		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(step[j]))
-	}
-	for i := 0; i < rows; i++ {
-		for j := 0; j < cols; j++ {
-			var q float64
-			if step[j] > 0 {
-				q = math.Round((x.At(i, j) - lo[j]) / step[j])
-			}
-			raw = binary.LittleEndian.AppendUint16(raw, uint16(q))
-		}
-	}
-	blob, err := gz(raw)
+	blob, err := gz(quantize(x, 16))
 	if err != nil {
 		panic(err)
 	}
