@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -88,7 +89,15 @@ func runGPUCase(ctx context.Context, alg embed.Algorithm, gc gpuCase, profileEpo
 	fmt.Printf("   n=%d, data dim %d, embedding dim %d, λ=2: %d training triplets drawn on the GPU; data loaded in %v\n",
 		n, dataDim, gc.dim, m, roundDuration(time.Since(loadStart)))
 	run := tripletloss.GPURun{Data: x, M: m, TripletSeed: seed + 1}
-	res, rep, err := tripletloss.FitGPU(ctx, alg, embed.Problem{Dim: gc.dim}, embed.Options{Seed: seed}, run)
+	// The stopping rule's checks go to stderr as they come, so that a run
+	// stopped by a time limit still shows how far it got.
+	progress := func(e embed.Epoch) {
+		if !math.IsNaN(e.TrainError) {
+			fmt.Fprintf(os.Stderr, "   epoch %d: loss %.5g, training error %.4f, %v\n",
+				e.Epoch, e.Loss, e.TrainError, roundDuration(e.Elapsed))
+		}
+	}
+	res, rep, err := tripletloss.FitGPU(ctx, alg, embed.Problem{Dim: gc.dim}, embed.Options{Seed: seed, Progress: progress}, run)
 	if err != nil {
 		return err
 	}

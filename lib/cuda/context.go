@@ -270,7 +270,7 @@ func Alloc[T Elem](c *Context, n int) (*Buffer[T], error) {
 	err := c.do(func() error {
 		p, err := memAlloc(bytes)
 		if err != nil {
-			return fmt.Errorf("allocating %d bytes: %w", bytes, err)
+			return fmt.Errorf("allocating %d bytes (%.2f GiB): %w", bytes, float64(bytes)/(1<<30), err)
 		}
 		if err := memZero(p, bytes); err != nil {
 			_ = memFree(p) // report the memset's error

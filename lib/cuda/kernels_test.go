@@ -3,6 +3,7 @@
 package cuda_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -332,5 +333,27 @@ func TestGenerateTriplets(t *testing.T) {
 	want := p * (1 - float64(ties)/m)
 	if got := float64(wrong) / m; math.Abs(got-want) > 0.01 {
 		t.Errorf("Bernoulli(%v): %.4f of the triplets are wrong, want %.4f", p, got, want)
+	}
+}
+
+// TestAllocOutOfMemory asks for more memory than any device has: the error
+// must be the driver's out-of-memory error with the size asked, and the
+// context must stay usable.
+func TestAllocOutOfMemory(t *testing.T) {
+	c := open(t)
+	const n = 1 << 42 // 16 TiB of float32
+	b, err := cuda.Alloc[float32](c, n)
+	if err == nil {
+		_ = b.Free()
+		t.Fatal("allocating 16 TiB succeeded")
+	}
+	var cerr *cuda.Error
+	if !errors.As(err, &cerr) || cerr.Name != "CUDA_ERROR_OUT_OF_MEMORY" || !strings.Contains(err.Error(), "allocating 17592186044416 bytes (16384.00 GiB)") {
+		t.Fatalf("error %v: want CUDA_ERROR_OUT_OF_MEMORY naming the 17592186044416 bytes asked", err)
+	}
+	small := upload(t, c, []float32{1, 2, 3})
+	got := download(t, small)
+	if got[2] != 3 {
+		t.Fatalf("after the failed allocation a small buffer reads %v", got)
 	}
 }

@@ -63,7 +63,7 @@ func newGPUTrainer(loss lossFunc, ridge float64, x0 []float32, n, d int, lr floa
 	}
 	buf, err := cuda.Upload(c, idx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the %d training triplets: %w", len(idx)/3, err)
 	}
 	return gpuTrainerOn(c, loss, ridge, x0, n, d, lr, buf, sel)
 }
@@ -86,11 +86,14 @@ func gpuTrainerOn(c *cuda.Context, loss lossFunc, ridge float64, x0 []float32, n
 		return nil, err
 	}
 	if t.x, err = cuda.Upload(c, x0); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("the %d×%d embedding: %w", n, d, err))
 	}
-	for _, b := range []**cuda.Buffer[float32]{&t.g, &t.m, &t.v, &t.vmax} {
-		if *b, err = cuda.Alloc[float32](c, n*d); err != nil {
-			return fail(err)
+	for _, b := range []struct {
+		buf  **cuda.Buffer[float32]
+		name string
+	}{{&t.g, "gradient"}, {&t.m, "Adam's first moment"}, {&t.v, "Adam's second moment"}, {&t.vmax, "Adam's largest second moment"}} {
+		if *b.buf, err = cuda.Alloc[float32](c, n*d); err != nil {
+			return fail(fmt.Errorf("the embedding's %s (%d×%d): %w", b.name, n, d, err))
 		}
 	}
 	if sel != nil {
@@ -101,7 +104,7 @@ func gpuTrainerOn(c *cuda.Context, loss lossFunc, ridge float64, x0 []float32, n
 		defer func() { _ = dsel.Free() }() // a leak of the list is no reason to fail the run
 		if t.subset, err = cuda.Alloc[int32](c, 3*len(sel)); err != nil {
 			t.subset = idx
-			return fail(err)
+			return fail(fmt.Errorf("the stopping rule's %d triplets: %w", len(sel), err))
 		}
 		if err := c.GatherTriplets(idx, dsel, sel, t.subset); err != nil {
 			return fail(err)
@@ -273,12 +276,12 @@ func drawTriplets(c *cuda.Context, x *mat.Dense, m int, noise triplets.Noise, se
 	}
 	dx, err := cuda.Upload(c, data[:n*dim])
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the %d×%d data: %w", n, dim, err)
 	}
 	defer func() { _ = dx.Free() }()
 	idx, err := cuda.Alloc[int32](c, 3*m)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the %d training triplets to draw: %w", m, err)
 	}
 	if err := c.GenerateTriplets(dx, n, dim, seed, nm, noise.Level, idx); err != nil {
 		return nil, errors.Join(err, idx.Free())

@@ -222,3 +222,35 @@ func testError(res *embed.Result, test *triplets.Set) float64 {
 	}
 	return float64(bad) / float64(test.Len())
 }
+
+// TestGPUReportsDivergence: a float32 overflow on the device ends in the
+// CPU path's error (embed.ErrDiverged, naming the epoch), never in a NaN
+// embedding.
+func TestGPUReportsDivergence(t *testing.T) {
+	needGPU(t)
+	truth := testpoints.Uniform(30, 2, 2)
+	train := mustTriplets(t, truth, 500, 2)
+	res, err := (&SOE{}).Fit(context.Background(), embed.Problem{Dim: 2, Train: train},
+		embed.Options{LearningRate: 1e38, MaxEpochs: 50, Seed: 1, Backend: embed.BackendCUDA})
+	if !errors.Is(err, embed.ErrDiverged) || res != nil {
+		t.Fatalf("got result %v, error %v; want ErrDiverged", res, err)
+	}
+	if !strings.Contains(err.Error(), "epoch ") {
+		t.Fatalf("error %q does not name the epoch", err)
+	}
+}
+
+// TestGPUOutOfMemory asks the device for more triplets than it can hold:
+// the error names the buffer and the size asked, and no result comes back.
+func TestGPUOutOfMemory(t *testing.T) {
+	needGPU(t)
+	const m = 1 << 40 // 12 TiB of int32 indices
+	res, _, err := FitGPU(context.Background(), &SOE{}, embed.Problem{Dim: 2}, embed.Options{Seed: 1},
+		GPURun{Data: testpoints.Uniform(100, 2, 1), M: m, TripletSeed: 1})
+	var cerr *cuda.Error
+	if res != nil || !errors.As(err, &cerr) || cerr.Name != "CUDA_ERROR_OUT_OF_MEMORY" ||
+		!strings.Contains(err.Error(), "the 1099511627776 training triplets to draw") ||
+		!strings.Contains(err.Error(), "allocating 13194139533312 bytes") {
+		t.Fatalf("got result %v, error %v; want an out-of-memory error naming the triplets and their bytes", res, err)
+	}
+}
