@@ -120,30 +120,89 @@ __device__ void sqDists(const float *xi, const float *xj, const float *xk, int d
     *dik = b;
 }
 
+// groupWidth is how many lanes of a warp share one triplet in tl_grad: the
+// smallest power of two ≥ d, at most 32.
+__device__ int groupWidth(int d) {
+    int w = 1;
+    while (w < d && w < 32) w <<= 1;
+    return w;
+}
+
 // tl_grad adds the gradient of the triplet loss of kind over the m triplets
 // idx (3 int32 each) of the n×d row-major embedding x to grad (n×d, float32)
 // and the triplets' summed loss to *loss. The scatter is lib/tripletloss's:
 // with sij = 2∂ℓ/∂dij, sik = 2∂ℓ/∂dik (rounded to float32),
 // u = sij(xi−xj), v = sik(xi−xk): gi += u+v, gj −= u, gk −= v.
+//
+// Each lane owns one triplet and computes its loss, but the rows are read
+// and the gradient scattered by groups of w = groupWidth(d) lanes that split
+// the columns between them: a group's loads and atomic adds then touch
+// consecutive addresses, where one lane walking its own three rows would
+// touch one address per lane (on an H200, 95 million triplets of 60,000
+// items in 50 dimensions: t-STE's epoch 0.32 → 0.11 s, SOE's at COVTYPE
+// size 0.52 → 0.25 s in tl_grad). ‖xi−xj‖² is summed over the group's
+// lanes in a butterfly, so it differs from the CPU's sum in order alone.
 extern "C" __global__ void tl_grad(const float *x, const int *idx, i64 m, int d, int kind, double param,
                                    float *grad, double *loss) {
+    const unsigned all = 0xffffffffu;
+    const int lane = threadIdx.x & 31, w = groupWidth(d);
+    const int first = lane & ~(w - 1), col0 = lane & (w - 1);
     double total = 0;
-    for (i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x; t < m; t += (i64)gridDim.x * blockDim.x) {
-        i64 i = idx[3 * t], j = idx[3 * t + 1], k = idx[3 * t + 2];
-        const float *xi = x + i * d, *xj = x + j * d, *xk = x + k * d;
-        float dij, dik;
-        sqDists(xi, xj, xk, d, &dij, &dik);
-        double gij, gik;
-        total += lossTerms(kind, param, dij, dik, &gij, &gik);
-        float sij = (float)(2 * gij), sik = (float)(2 * gik);
-        if (sij == 0 && sik == 0) continue;
-        float *gi = grad + i * d, *gj = grad + j * d, *gk = grad + k * d;
-        for (int c = 0; c < d; c++) {
-            float u = sij * (xi[c] - xj[c]);
-            float v = sik * (xi[c] - xk[c]);
-            atomicAdd(gi + c, u + v);
-            atomicAdd(gj + c, -u);
-            atomicAdd(gk + c, -v);
+    // base is the warp's first triplet: the same in all its lanes, so that
+    // every lane runs every shuffle below.
+    for (i64 base = (i64)blockIdx.x * blockDim.x + (threadIdx.x & ~31); base < m;
+         base += (i64)gridDim.x * blockDim.x) {
+        const i64 t = base + lane;
+        const int have = t < m;
+        int i = 0, j = 0, k = 0;
+        if (have) {
+            i = idx[3 * t];
+            j = idx[3 * t + 1];
+            k = idx[3 * t + 2];
+        }
+        float dij = 0, dik = 0;
+        for (int s = 0; s < w; s++) {
+            const int src = first + s;
+            const i64 si = __shfl_sync(all, i, src), sj = __shfl_sync(all, j, src), sk = __shfl_sync(all, k, src);
+            float a = 0, b = 0;
+            if (__shfl_sync(all, have, src)) {
+                const float *xi = x + si * d, *xj = x + sj * d, *xk = x + sk * d;
+                for (int c = col0; c < d; c += w) {
+                    float u = xi[c] - xj[c], v = xi[c] - xk[c];
+                    a += u * u;
+                    b += v * v;
+                }
+            }
+            for (int o = w / 2; o > 0; o >>= 1) {
+                a += __shfl_xor_sync(all, a, o);
+                b += __shfl_xor_sync(all, b, o);
+            }
+            if (col0 == s) {
+                dij = a;
+                dik = b;
+            }
+        }
+        float sij = 0, sik = 0;
+        if (have) {
+            double gij, gik;
+            total += lossTerms(kind, param, dij, dik, &gij, &gik);
+            sij = (float)(2 * gij);
+            sik = (float)(2 * gik);
+        }
+        for (int s = 0; s < w; s++) {
+            const int src = first + s;
+            const i64 si = __shfl_sync(all, i, src), sj = __shfl_sync(all, j, src), sk = __shfl_sync(all, k, src);
+            const float a = __shfl_sync(all, sij, src), b = __shfl_sync(all, sik, src);
+            if (a == 0 && b == 0) continue; // a hinge at rest, or no triplet
+            const float *xi = x + si * d, *xj = x + sj * d, *xk = x + sk * d;
+            float *gi = grad + si * d, *gj = grad + sj * d, *gk = grad + sk * d;
+            for (int c = col0; c < d; c += w) {
+                float u = a * (xi[c] - xj[c]);
+                float v = b * (xi[c] - xk[c]);
+                atomicAdd(gi + c, u + v);
+                atomicAdd(gj + c, -u);
+                atomicAdd(gk + c, -v);
+            }
         }
     }
     double s = blockSum<double>(total);

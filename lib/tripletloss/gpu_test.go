@@ -5,6 +5,7 @@ package tripletloss
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -51,111 +52,120 @@ func parityProblem(t *testing.T, n, d, m int) ([]float32, []int32) {
 // order.
 func TestGPUGradientParity(t *testing.T) {
 	c := needGPU(t)
-	const n, d, m = 40, 5, 2000
-	x, idx := parityProblem(t, n, d, m)
-	for _, tc := range parityLosses {
-		t.Run(tc.name, func(t *testing.T) {
-			k, err := newKernel(tc.loss, x, n, d, 1, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k.ridge = tc.ridge
-			wantLoss := k.lossGrad(idx)
-			g := k.g
-
-			dx, _ := cuda.Upload(c, x)
-			di, _ := cuda.Upload(c, idx)
-			dg, err := cuda.Alloc[float32](c, n*d)
-			if err != nil || dx == nil || di == nil {
-				t.Fatalf("allocating: %v", err)
-			}
-			defer func() { _, _, _ = dx.Free(), di.Free(), dg.Free() }()
-			gotLoss, err := c.TripletGrad(dx, n, d, di, 0, m, cudaLoss(tc.loss), dg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.ridge != 0 {
-				sq, err := c.Ridge(dx, tc.ridge, dg)
+	const n, m = 40, 2000
+	for _, d := range parityDims {
+		x, idx := parityProblem(t, n, d, m)
+		for _, tc := range parityLosses {
+			t.Run(fmt.Sprintf("%s d=%d", tc.name, d), func(t *testing.T) {
+				k, err := newKernel(tc.loss, x, n, d, 1, 1)
 				if err != nil {
 					t.Fatal(err)
 				}
-				gotLoss += tc.ridge * sq
-			}
-			if math.Abs(gotLoss-wantLoss) > 1e-5*math.Abs(wantLoss) {
-				t.Errorf("loss: GPU %v, CPU %v", gotLoss, wantLoss)
-			}
-			got := make([]float32, n*d)
-			if err := dg.CopyTo(got); err != nil {
-				t.Fatal(err)
-			}
-			scale := 0.0
-			for _, v := range g {
-				scale = max(scale, math.Abs(float64(v)))
-			}
-			if scale == 0 {
-				t.Fatal("CPU gradient is zero: the test checks nothing")
-			}
-			for i := 0; i < n; i++ {
-				for col := 0; col < d; col++ {
-					want, have := float64(g[i*k.stride+col]), float64(got[i*d+col])
-					if math.Abs(want-have) > 1e-4*scale {
-						t.Fatalf("gradient[%d][%d]: GPU %v, CPU %v", i, col, have, want)
+				k.ridge = tc.ridge
+				wantLoss := k.lossGrad(idx)
+				g := k.g
+
+				dx, _ := cuda.Upload(c, x)
+				di, _ := cuda.Upload(c, idx)
+				dg, err := cuda.Alloc[float32](c, n*d)
+				if err != nil || dx == nil || di == nil {
+					t.Fatalf("allocating: %v", err)
+				}
+				defer func() { _, _, _ = dx.Free(), di.Free(), dg.Free() }()
+				gotLoss, err := c.TripletGrad(dx, n, d, di, 0, m, cudaLoss(tc.loss), dg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.ridge != 0 {
+					sq, err := c.Ridge(dx, tc.ridge, dg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					gotLoss += tc.ridge * sq
+				}
+				if math.Abs(gotLoss-wantLoss) > 1e-5*math.Abs(wantLoss) {
+					t.Errorf("loss: GPU %v, CPU %v", gotLoss, wantLoss)
+				}
+				got := make([]float32, n*d)
+				if err := dg.CopyTo(got); err != nil {
+					t.Fatal(err)
+				}
+				scale := 0.0
+				for _, v := range g {
+					scale = max(scale, math.Abs(float64(v)))
+				}
+				if scale == 0 {
+					t.Fatal("CPU gradient is zero: the test checks nothing")
+				}
+				for i := 0; i < n; i++ {
+					for col := 0; col < d; col++ {
+						want, have := float64(g[i*k.stride+col]), float64(got[i*d+col])
+						if math.Abs(want-have) > 1e-4*scale {
+							t.Fatalf("gradient[%d][%d]: GPU %v, CPU %v", i, col, have, want)
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
+
+// parityDims are the embedding dimensions of the parity tests: tl_grad
+// shares each triplet between groups of 1, 2, 8 and 32 lanes for them, in
+// one or two passes over the columns.
+var parityDims = []int{1, 2, 5, 32, 50}
 
 // TestGPUStepAndErrorParity compares a full training step (gradient and
 // Adam) and the triplet error of the two trainers.
 func TestGPUStepAndErrorParity(t *testing.T) {
 	needGPU(t)
-	const n, d, m = 40, 5, 2000
-	x, idx := parityProblem(t, n, d, m)
+	const n, m = 40, 2000
 	sel := subsetPositions(m, 500, 3)
-	for _, tc := range parityLosses {
-		t.Run(tc.name, func(t *testing.T) {
-			cpu, err := newCPUTrainer(tc.loss, tc.ridge, x, n, d, 1, 0.01, idx, sel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gpu, err := newGPUTrainer(tc.loss, tc.ridge, x, n, d, 0.01, idx, sel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer gpu.close()
-			for _, tr := range []trainer{cpu, gpu} {
-				for _, r := range [][2]int{{0, 1500}, {1500, m}} {
-					if _, err := tr.step(r[0], r[1]); err != nil {
-						t.Fatal(err)
+	for _, d := range parityDims {
+		x, idx := parityProblem(t, n, d, m)
+		for _, tc := range parityLosses {
+			t.Run(fmt.Sprintf("%s d=%d", tc.name, d), func(t *testing.T) {
+				cpu, err := newCPUTrainer(tc.loss, tc.ridge, x, n, d, 1, 0.01, idx, sel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gpu, err := newGPUTrainer(tc.loss, tc.ridge, x, n, d, 0.01, idx, sel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer gpu.close()
+				for _, tr := range []trainer{cpu, gpu} {
+					for _, r := range [][2]int{{0, 1500}, {1500, m}} {
+						if _, err := tr.step(r[0], r[1]); err != nil {
+							t.Fatal(err)
+						}
 					}
 				}
-			}
-			want, _ := cpu.embedding()
-			got, err := gpu.embedding()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for e := range want {
-				// Adam's first steps move by about lr·sign(g): only a
-				// gradient within rounding of 0 could tell them apart.
-				if math.Abs(got[e]-want[e]) > 1e-5 {
-					t.Fatalf("entry %d after two steps: GPU %v, CPU %v", e, got[e], want[e])
+				want, _ := cpu.embedding()
+				got, err := gpu.embedding()
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			we, _ := cpu.subsetError()
-			ge, err := gpu.subsetError()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if math.Abs(we-ge) > 2.0/500 { // a near-tie may round either way
-				t.Errorf("subset error: GPU %v, CPU %v", ge, we)
-			}
-			if ok, err := gpu.finite(); !ok || err != nil {
-				t.Errorf("finite = %v, %v", ok, err)
-			}
-		})
+				for e := range want {
+					// Adam's first steps move by about lr·sign(g): only a
+					// gradient within rounding of 0 could tell them apart.
+					if math.Abs(got[e]-want[e]) > 1e-5 {
+						t.Fatalf("entry %d after two steps: GPU %v, CPU %v", e, got[e], want[e])
+					}
+				}
+				we, _ := cpu.subsetError()
+				ge, err := gpu.subsetError()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(we-ge) > 2.0/500 { // a near-tie may round either way
+					t.Errorf("subset error: GPU %v, CPU %v", ge, we)
+				}
+				if ok, err := gpu.finite(); !ok || err != nil {
+					t.Errorf("finite = %v, %v", ok, err)
+				}
+			})
+		}
 	}
 }
 
