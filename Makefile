@@ -14,7 +14,7 @@ GO ?= go
 CUDA_INCLUDE ?=
 CUDA_ENV := $(if $(CUDA_INCLUDE),CGO_CFLAGS="-O2 -g -I$(CUDA_INCLUDE)")
 
-.PHONY: all build test vet fmt bench reproduce campaign prune cuda cuda-tests ptx clean
+.PHONY: all build test vet fmt bench reproduce campaign prune cuda cuda-tests gpu-bundle ptx clean
 
 all: build
 
@@ -88,6 +88,19 @@ cuda-tests:
 	for p in cuda tripletloss oenn; do \
 		$(CUDA_ENV) $(GO) test -tags cuda -c -ldflags='-s -w' -o bin/$$p-cuda.test ./lib/$$p || exit 1; \
 	done
+
+# gpu-bundle packs into .cache/gpu what bench/gpu-device.sh needs on a
+# device machine without Go (bench/gpu.md): the cuda binaries, xz-compressed
+# to fit a call's 64 MiB beside the checkout, and the FMNIST and CHAR files.
+gpu-bundle: cuda cuda-tests
+	@test -n "$(OE_DATA)" || { echo "gpu-bundle: set OE_DATA to the folder holding fmnist/ and char/"; exit 1; }
+	mkdir -p .cache/gpu/data/fmnist .cache/gpu/data/char
+	for f in oerun-cuda cuda-cuda.test tripletloss-cuda.test oenn-cuda.test; do \
+		xz -6 -T0 -c bin/$$f > .cache/gpu/$$f.xz || exit 1; \
+	done
+	cp $(OE_DATA)/fmnist/train-images-idx3-ubyte.gz $(OE_DATA)/fmnist/train-labels-idx1-ubyte.gz .cache/gpu/data/fmnist/
+	cp $(OE_DATA)/char/digits.csv.gz .cache/gpu/data/char/
+	du -sh .cache/gpu
 
 # ptx regenerates lib/cuda/kernels.ptx from kernels.cu (needs nvcc) and
 # stamps it with the SHA-256 of kernels.cu, which a plain test checks.

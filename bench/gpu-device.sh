@@ -1,0 +1,53 @@
+#!/bin/bash
+# gpu-device.sh runs the GPU checks of bench/gpu.md on a device machine, in
+# one call: the parity tests, SOE, STE, t-STE and CKL-x at MNIST size, OENN on
+# CHAR (d = 30, λ = 2) on both backends, SOE at COVTYPE size. It reads what
+# `make gpu-bundle` packed into .cache/gpu and writes its logs to $OUT (the
+# run tool's folder; /tmp/gpu-out elsewhere). Each step is cut off where the
+# call's time, DEADLINE seconds (default 540), would run out.
+set -u
+G=$PWD/.cache/gpu
+B=$(mktemp -d)
+OUT=${OUT:-/tmp/gpu-out}
+mkdir -p "$OUT"
+DEADLINE=${DEADLINE:-540}
+# left N: N seconds, or fewer where the deadline comes sooner.
+left() {
+	local l=$((DEADLINE - SECONDS))
+	[ $l -gt $1 ] && l=$1
+	[ $l -lt 5 ] && l=5
+	echo $l
+}
+for f in oerun-cuda cuda-cuda.test tripletloss-cuda.test oenn-cuda.test; do
+	xz -dc "$G/$f.xz" > "$B/$f" && chmod +x "$B/$f" || exit 1
+done
+{ date -u; nvidia-smi; nproc; free -g; } > "$OUT/info.txt" 2>&1
+
+echo "== parity tests"
+(cd lib/cuda && timeout $(left 150) "$B/cuda-cuda.test" -test.v) > "$OUT/parity.txt" 2>&1
+(cd lib/tripletloss && timeout $(left 150) "$B/tripletloss-cuda.test" -test.v -test.run 'GPU|Backend') >> "$OUT/parity.txt" 2>&1
+(cd lib/oenn && timeout $(left 150) "$B/oenn-cuda.test" -test.v -test.run 'GPU|Backend') >> "$OUT/parity.txt" 2>&1
+grep -E '^(--- FAIL|FAIL|ok|PASS|panic)' "$OUT/parity.txt"
+
+export OE_DATA=$G/data
+echo "== MNIST size"
+for a in soe ste tste cklx; do
+	timeout $(left 120) "$B/oerun-cuda" bench --gpu-suite --suite mnist --algorithm $a --profile-epochs 1
+done 2>&1 | tee "$OUT/mnist.txt"
+
+echo "== OENN on CHAR"
+D=$(mktemp -d)
+{
+	"$B/oerun-cuda" triplets --dataset char --dim 30 --lambda 2 --seed 1 --out $D/train.npy \
+		--test-out $D/test.npy --test-count 10000 --labels-out $D/labels.npy --points-out $D/points.npy
+	timeout $(left 150) "$B/oerun-cuda" embed --algorithm oenn --backend cuda --dim 30 --triplets $D/train.npy --seed 1 --out $D/e.npy
+	"$B/oerun-cuda" eval --embedding $D/e.npy --triplets $D/test.npy --labels $D/labels.npy --points $D/points.npy
+	for b in cuda cpu; do
+		timeout $(left 60) "$B/oerun-cuda" embed --algorithm oenn --backend $b --dim 30 --triplets $D/train.npy --seed 1 \
+			--epochs 10 --no-stop --out $D/e10-$b.npy
+	done
+} 2>&1 | tee "$OUT/oenn.txt"
+
+echo "== COVTYPE size"
+timeout $(left 400) "$B/oerun-cuda" bench --gpu-suite --suite covtype --profile-epochs 1 2>&1 | tee "$OUT/covtype.txt"
+echo "== done after $SECONDS s"
