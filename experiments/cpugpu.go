@@ -39,6 +39,24 @@ iterations; every method is much faster on the GPU; LOE and LLOE are not faster 
 	} else {
 		backends = append(backends, "gpu")
 	}
+	// The paper ran every method on its GPU; here only some have a GPU
+	// implementation, and the others get CPU rows alone.
+	onGPU := map[string]bool{}
+	for _, a := range exp.OnBackend(algorithms, "gpu") {
+		onGPU[a] = true
+	}
+	cpuOnly := ""
+	for _, a := range algorithms {
+		if !onGPU[a] {
+			if cpuOnly != "" {
+				cpuOnly += ", "
+			}
+			cpuOnly += a
+		}
+	}
+	if cpuOnly != "" && len(backends) > 1 {
+		e.Note("Methods without a GPU implementation in oe, which have CPU rows only: " + cpuOnly + ".")
+	}
 
 	var runs []exp.Run
 	for _, s := range sources {
@@ -51,6 +69,9 @@ iterations; every method is much faster on the GPU; LOE and LLOE are not faster 
 			}
 			for _, n := range s.ns {
 				for _, b := range backends {
+					if b == "gpu" && !onGPU[a] {
+						continue
+					}
 					runs = append(runs, exp.Run{Dataset: s.name, StandIn: s.standIn, N: int(n), Dim: s.dim, Lambda: 2,
 						Algorithm: a, MaxEpochs: epochs, Seed: 1, Backend: b})
 				}

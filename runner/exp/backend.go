@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/oe-lab/oe/lib/embed"
 )
 
 // TryBackend asks the evaluation whether runs on a backend ("cpu", "cuda",
@@ -27,4 +29,21 @@ func (e *Experiment) TryBackend(backend string) error {
 		err = fmt.Errorf("backend %s returned no outcome", backend)
 	}
 	return err
+}
+
+// OnBackend returns those of algorithms that have an implementation on
+// backend ("cpu", "cuda" or its alias "gpu"), in the order given, whether
+// or not this machine can run it (TryBackend says that). A run on a backend
+// its method lacks cannot be declared, so a script that compares backends
+// declares its GPU runs for these methods alone.
+func OnBackend(algorithms []string, backend string) []string {
+	var out []string
+	for _, a := range algorithms {
+		if info, err := embed.Lookup(a); err == nil {
+			if _, err := info.ResolveBackend(backend); err == nil {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }

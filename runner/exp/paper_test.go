@@ -216,3 +216,21 @@ func ExamplePaperExcludes() {
 	// gnmds on 60000 items of mnist: excluded true
 	// gnmds on 5000 items of mnist: excluded false
 }
+
+func TestOnBackend(t *testing.T) {
+	all := Algorithms()
+	if got := OnBackend(all, "cpu"); !slices.Equal(got, all) {
+		t.Errorf("OnBackend(cpu) = %v, want all of %v", got, all)
+	}
+	// The methods with a cuda implementation, in Table 3's order, whether or
+	// not a GPU answers here.
+	want := []string{"soe", "oenn", "ste", "tste", "cklx"}
+	for _, b := range []string{"gpu", "cuda"} {
+		if got := OnBackend(all, b); !slices.Equal(got, want) {
+			t.Errorf("OnBackend(%s) = %v, want %v", b, got, want)
+		}
+	}
+	if got := OnBackend([]string{"nosuchmethod", "soe"}, "gpu"); !slices.Equal(got, []string{"soe"}) {
+		t.Errorf("an unknown method: %v", got)
+	}
+}

@@ -22,6 +22,10 @@ type Filter struct {
 	// MaxItems, when positive, keeps only the runs of at most this many
 	// items (Items).
 	MaxItems int
+	// Backend, when not empty, keeps only the runs on this backend (job.CPU
+	// or job.CUDA, as ParseBackend gives it): a GPU machine's share of a
+	// campaign is the runs that scripts declare on cuda there.
+	Backend string
 }
 
 // Keep reports whether f keeps the run c.
@@ -33,6 +37,8 @@ func (f Filter) Keep(c job.Config) bool {
 	case slices.Contains(f.Exclude, alg):
 		return false
 	case f.MaxItems > 0 && Items(c) > f.MaxItems:
+		return false
+	case f.Backend != "" && runBackend(c) != f.Backend:
 		return false
 	}
 	return true
@@ -53,7 +59,7 @@ func (f Filter) Apply(runs []execute.Pending) (kept, left []execute.Pending) {
 
 // IsZero reports whether f keeps every run.
 func (f Filter) IsZero() bool {
-	return len(f.Algorithms) == 0 && len(f.Exclude) == 0 && f.MaxItems <= 0
+	return len(f.Algorithms) == 0 && len(f.Exclude) == 0 && f.MaxItems <= 0 && f.Backend == ""
 }
 
 // String describes f as its flags of oerun run and plan set it, e.g.
@@ -68,6 +74,9 @@ func (f Filter) String() string {
 	}
 	if f.MaxItems > 0 {
 		parts = append(parts, fmt.Sprintf("--max-items %d", f.MaxItems))
+	}
+	if f.Backend != "" {
+		parts = append(parts, "--backend "+f.Backend)
 	}
 	return strings.Join(parts, " ")
 }
@@ -91,4 +100,28 @@ func ParseAlgorithms(list string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// ParseBackend reads a backend as Filter holds it: job.CPU or job.CUDA
+// ("gpu" is an alias of cuda, as in a run's config).
+func ParseBackend(name string) (string, error) {
+	switch b := strings.ToLower(strings.TrimSpace(name)); b {
+	case job.CPU, job.CUDA:
+		return b, nil
+	case "gpu":
+		return job.CUDA, nil
+	}
+	return "", fmt.Errorf("plan: backend %q: want cpu or cuda (gpu)", name)
+}
+
+// runBackend is the backend c runs on: a config that names none runs on the
+// CPU.
+func runBackend(c job.Config) string {
+	if b, err := ParseBackend(c.Backend); err == nil {
+		return b
+	}
+	if c.Backend == "" {
+		return job.CPU
+	}
+	return c.Backend
 }

@@ -17,7 +17,7 @@ func TestFilter(t *testing.T) {
 		{Dataset: "char", N: 0, Algorithm: "soe"},
 		{Dataset: "uniform", N: 2000, Algorithm: "oenn"},
 		{Dataset: "usps", N: 0, Algorithm: "ste"},
-		{Dataset: "fmnist", N: 60000, Algorithm: "soe"},
+		{Dataset: "fmnist", N: 60000, Algorithm: "soe", Backend: job.CUDA},
 	}
 	tests := []struct {
 		name string
@@ -29,6 +29,8 @@ func TestFilter(t *testing.T) {
 		{"up to USPS's size", Filter{MaxItems: 7291}, []bool{true, true, true, false}},
 		{"some methods", Filter{Algorithms: []string{"soe", "ste"}}, []bool{true, false, true, true}},
 		{"methods left out", Filter{Exclude: []string{"oenn"}}, []bool{true, false, true, true}},
+		{"the GPU's runs", Filter{Backend: job.CUDA}, []bool{false, false, false, true}},
+		{"the CPU's runs", Filter{Backend: job.CPU}, []bool{true, true, true, false}},
 		{"all three", Filter{Algorithms: []string{"soe", "oenn"}, Exclude: []string{"oenn"}, MaxItems: 7291}, []bool{true, false, false, false}},
 	}
 	for _, tc := range tests {
@@ -98,4 +100,20 @@ func ExampleFilter() {
 	// oenn on usps (7291 items): false
 	// soe on mnist (60000 items): false
 	// --exclude-algorithms oenn --max-items 7291
+}
+
+func TestParseBackend(t *testing.T) {
+	for in, want := range map[string]string{"cpu": job.CPU, "CUDA": job.CUDA, " gpu ": job.CUDA} {
+		if got, err := ParseBackend(in); err != nil || got != want {
+			t.Errorf("ParseBackend(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if got := (Filter{MaxItems: 5000, Backend: job.CUDA}).String(); got != "--max-items 5000 --backend cuda" {
+		t.Errorf("String() = %q", got)
+	}
+	for _, in := range []string{"", "auto", "tpu"} {
+		if _, err := ParseBackend(in); err == nil || !strings.Contains(err.Error(), "want cpu or cuda") {
+			t.Errorf("ParseBackend(%q): error %v, want one naming cpu and cuda", in, err)
+		}
+	}
 }

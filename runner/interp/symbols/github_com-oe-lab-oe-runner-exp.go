@@ -56,6 +56,7 @@ func init() {
 		"NoNoise":               reflect.ValueOf(exp.NoNoise),
 		"NotChecked":            reflect.ValueOf(exp.NotChecked),
 		"OK":                    reflect.ValueOf(constant.MakeFromLiteral("\"ok\"", token.STRING, 0)),
+		"OnBackend":             reflect.ValueOf(exp.OnBackend),
 		"Paper":                 reflect.ValueOf(exp.Paper),
 		"PaperExcludes":         reflect.ValueOf(exp.PaperExcludes),
 		"PaperN":                reflect.ValueOf(exp.PaperN),
