@@ -168,6 +168,7 @@ func TestPlanCommandRejectsBadInput(t *testing.T) {
 		{"a database of another schema version", []string{"--db", newer, cheapScript}, newer + ": schema version 9"},
 		{"an unknown method", []string{"--exclude-algorithms", "soe,nosuch", cheapScript}, `unknown algorithm "nosuch" (known: `},
 		{"an unknown method to keep", []string{"--algorithms", "nosuch", cheapScript}, `unknown algorithm "nosuch"`},
+		{"an unknown backend", []string{"--backend", "tpu", cheapScript}, `backend "tpu": want cpu or cuda`},
 	}
 	for _, tc := range tests {
 		err := planCommand(tc.args)
@@ -216,6 +217,14 @@ func TestPlanFilter(t *testing.T) {
 	}
 	if _, stderr, code := cli(t, "plan", "--profile", "smoke", "--db", db, "--by", "colour", cheapScript); code != 1 || !strings.Contains(stderr, "--by colour: want algorithm, experiment or size\nsee oerun plan --help") {
 		t.Errorf("plan --by colour: exit %d, %s", code, stderr)
+	}
+	// A build without CUDA declares no GPU run: the GPU's share is empty,
+	// and plan says where it is listed.
+	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--backend", "gpu", cheapScript)
+	if code != 0 || !strings.Contains(stdout, "0 runs missing from ") ||
+		!strings.Contains(stdout, fmt.Sprintf("--backend cuda left out %d more", len(all.Runs))) ||
+		!strings.Contains(stdout, "scripts declare their GPU runs only where a GPU answers") {
+		t.Errorf("plan --backend gpu: exit %d, %s\n%s", code, stderr, stdout)
 	}
 	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--exclude-algorithms", "soe", "--json", cheapScript)
 	var got planJSON
