@@ -66,38 +66,39 @@ func newGPUNet(net *embNet, c *codes, rows, batch int, lr float64) (backend, err
 		return nil, err
 	}
 	if g.p, err = cuda.Upload(ctx, net.params); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("oenn: the network's %d parameters on the device: %w", len(net.params), err))
 	}
 	if c.table != nil {
 		if g.table, err = cuda.Upload(ctx, c.table); err != nil {
-			return fail(err)
+			return fail(fmt.Errorf("oenn: the code table on the device: %w", err))
 		}
 	}
-	sizes := []struct {
+	type buffer struct {
 		b    **cuda.Buffer[float32]
 		size int
-	}{
-		{&g.g, len(net.params)}, {&g.m, len(net.params)}, {&g.v, len(net.params)}, {&g.vmax, len(net.params)},
-		{&g.x, rows * net.in}, {&g.y, rows * net.dim}, {&g.dy, rows * net.dim},
-		{&g.h[0], rows * net.width}, {&g.h[1], rows * net.width}, {&g.h[2], rows * net.width},
-		{&g.da[0], rows * net.width}, {&g.da[1], rows * net.width},
+		name string
+	}
+	sizes := []buffer{
+		{&g.g, len(net.params), "gradient"}, {&g.m, len(net.params), "AMSGrad's first moment"},
+		{&g.v, len(net.params), "AMSGrad's second moment"}, {&g.vmax, len(net.params), "AMSGrad's largest second moment"},
+		{&g.x, rows * net.in, "input codes"}, {&g.y, rows * net.dim, "outputs"}, {&g.dy, rows * net.dim, "outputs' gradient"},
+		{&g.h[0], rows * net.width, "hidden layer 1"}, {&g.h[1], rows * net.width, "hidden layer 2"},
+		{&g.h[2], rows * net.width, "hidden layer 3"},
+		{&g.da[0], rows * net.width, "hidden gradient 1"}, {&g.da[1], rows * net.width, "hidden gradient 2"},
 	}
 	if need := cuda.ColumnSumsScratch(rows, max(net.width, net.dim)); need > 0 {
-		sizes = append(sizes, struct {
-			b    **cuda.Buffer[float32]
-			size int
-		}{&g.scratch, need})
+		sizes = append(sizes, buffer{&g.scratch, need, "column-sum scratch"})
 	}
 	for _, s := range sizes {
 		if *s.b, err = cuda.Alloc[float32](ctx, s.size); err != nil {
-			return fail(err)
+			return fail(fmt.Errorf("oenn: the %s on the device: %w", s.name, err))
 		}
 	}
 	if g.items, err = cuda.Alloc[int32](ctx, rows); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("oenn: the batch's item list on the device: %w", err))
 	}
 	if g.tri, err = cuda.Alloc[int32](ctx, 3*batch); err != nil {
-		return fail(err)
+		return fail(fmt.Errorf("oenn: the batch's triplets on the device: %w", err))
 	}
 	return g, nil
 }
