@@ -23,7 +23,7 @@ type gpuCase struct {
 	dataset              string
 	opt                  datasets.Options
 	dim                  int
-	// target is the issue's time target, for the summary line.
+	// target is issue #16's time target (bench/gpu.md), for the summary line.
 	target time.Duration
 }
 
