@@ -824,7 +824,7 @@ this profile's sizes, so only their order compares.`)
 			"Every method with GPU runs converges at least twice as fast on the GPU as on the CPU, at the largest n",
 			func() (exp.Verdict, string) {
 				if len(gpu) == 0 {
-					return exp.NotChecked, "no GPU runs: cpugpu.go declares them only where a GPU (CUDA) backend runs; " + fmt.Sprintf("%d CPU runs have no GPU twin", len(cpu))
+					return exp.NotChecked, "no GPU runs: cpugpu.go declares them only where a GPU (CUDA) backend runs (bench/gpu-device.sh runs them on a GPU machine; bench/gpu.md has the GPU benchmark's own figures, outside results.db); " + fmt.Sprintf("%d CPU runs have no GPU twin", len(cpu))
 				}
 				return cpugpu.EveryDataset(func(ds exp.Results) (bool, string) {
 					at := ds.AtLargest("n").Converged()
