@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/plot"
 	"github.com/oe-lab/oe/runner/report"
@@ -157,6 +158,23 @@ func (rs Results) Converged() Results {
 // EveryDataset is EveryGroup with a group per dataset (Field "dataset").
 func (rs Results) EveryDataset(rule func(Results) (bool, string), share float64) (Verdict, string) {
 	return rs.EveryGroup(func(r Result) string { return r.Field("dataset") }, rule, share)
+}
+
+// Labeled returns the results, whatever their status, of the runs on
+// datasets with class labels (lib/datasets' Spec.Labeled, of the dataset
+// used: a stand-in's own labels), on which a kNN error exists. Selecting
+// them by dataset, not by a kNN value, keeps their missing runs, so that a
+// finding on kNN error is not judged on part of a dataset's runs
+// (EveryGroup).
+func (rs Results) Labeled() Results {
+	return rs.Filter(func(r Result) bool {
+		name := r.Used
+		if name == "" {
+			name = r.Run.Dataset
+		}
+		spec, err := datasets.Lookup(name)
+		return err == nil && spec.Labeled()
+	})
 }
 
 // Argmin returns the algorithm of algs with the lowest mean metric and that

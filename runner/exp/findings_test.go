@@ -381,3 +381,21 @@ func ExampleResults_EveryDataset() {
 	// FAIL
 	// 1 of 2 hold — ✓ char: SOE 0.030, best soe 0.030; ✗ usps: SOE 0.052, best ste 0.041
 }
+
+// TestLabeled keeps every run on a labelled dataset, a missing one too, and
+// none on a dataset without labels, whatever their values.
+func TestLabeled(t *testing.T) {
+	charOK := ok(Run{Dataset: "char", Algorithm: "soe"}, map[string]float64{KNNError: 0.05})
+	charMissing := Result{Run: Run{Dataset: "char", Algorithm: "oenn"}, Used: "char", Status: Missing}
+	standIn := Result{Run: Run{Dataset: "usps", Algorithm: "soe"}, Used: "fmnist", Status: Missing}
+	uniform := ok(Run{Dataset: "uniform", Algorithm: "soe"}, map[string]float64{KNNError: math.NaN()})
+	got := Results{charOK, charMissing, standIn, uniform}.Labeled()
+	if len(got) != 3 || got[0].Run.Algorithm != "soe" || got[1].Status != Missing || got[2].Used != "fmnist" {
+		t.Fatalf("Labeled kept %v, want char's two runs and the stand-in's", got)
+	}
+	// Judged by EveryDataset, char waits for its missing run.
+	v, nums := got.EveryDataset(func(rs Results) (bool, string) { return true, "" }, 1)
+	if v != NotChecked || !strings.Contains(nums, "char: 1 of 2 runs missing") {
+		t.Errorf("EveryDataset on Labeled: %v, %q; want not checked, char missing a run", v, nums)
+	}
+}
