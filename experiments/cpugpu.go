@@ -7,6 +7,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/oe-lab/oe/runner/exp"
 )
@@ -45,17 +46,14 @@ iterations; every method is much faster on the GPU; LOE and LLOE are not faster 
 	for _, a := range exp.OnBackend(algorithms, "gpu") {
 		onGPU[a] = true
 	}
-	cpuOnly := ""
+	var cpuOnly []string
 	for _, a := range algorithms {
 		if !onGPU[a] {
-			if cpuOnly != "" {
-				cpuOnly += ", "
-			}
-			cpuOnly += a
+			cpuOnly = append(cpuOnly, a)
 		}
 	}
-	if cpuOnly != "" && len(backends) > 1 {
-		e.Note("Methods without a GPU implementation in oe, which have CPU rows only: " + cpuOnly + ".")
+	if len(cpuOnly) > 0 && len(backends) > 1 {
+		e.Note("Methods without a GPU implementation in oe, which have CPU rows only: " + strings.Join(cpuOnly, ", ") + ".")
 	}
 
 	var runs []exp.Run

@@ -102,26 +102,23 @@ func ParseAlgorithms(list string) ([]string, error) {
 	return out, nil
 }
 
-// ParseBackend reads a backend as Filter holds it: job.CPU or job.CUDA
-// ("gpu" is an alias of cuda, as in a run's config).
+// ParseBackend reads a backend as Filter holds it: job.CPU or job.CUDA, as
+// lib/embed spells them ("gpu" is an alias of cuda). Empty and auto are
+// errors: a filter names where runs were declared, and a run config's auto
+// is resolved before it is stored.
 func ParseBackend(name string) (string, error) {
-	switch b := strings.ToLower(strings.TrimSpace(name)); b {
-	case job.CPU, job.CUDA:
-		return b, nil
-	case "gpu":
-		return job.CUDA, nil
+	b, err := embed.ParseBackend(name)
+	if err != nil || strings.TrimSpace(name) == "" || b == embed.BackendAuto {
+		return "", fmt.Errorf("plan: backend %q: want cpu or cuda (gpu)", name)
 	}
-	return "", fmt.Errorf("plan: backend %q: want cpu or cuda (gpu)", name)
+	return string(b), nil
 }
 
 // runBackend is the backend c runs on: a config that names none runs on the
-// CPU.
+// CPU (job.Config.Normalize resolves the rest).
 func runBackend(c job.Config) string {
-	if b, err := ParseBackend(c.Backend); err == nil {
-		return b
-	}
-	if c.Backend == "" {
-		return job.CPU
+	if b, err := embed.ParseBackend(c.Backend); err == nil {
+		return string(b)
 	}
 	return c.Backend
 }
