@@ -153,7 +153,21 @@ func Executor(opt Options, st *store.Store, label string) *execute.Executor {
 		progress = nil
 	}
 	return &execute.Executor{Store: st, Experiment: label, Jobs: opt.Jobs, Threads: opt.Threads,
-		RetryFailed: opt.RetryFailed, Eval: opt.Eval, Host: hostinfo.Current(), Progress: progress}
+		RetryFailed: opt.RetryFailed, Eval: opt.Eval, Runnable: runnable, Host: hostinfo.Current(), Progress: progress}
+}
+
+// runnable says why this machine cannot execute a run (nil: it can): its
+// method does not run on its backend here, as a cuda run where this binary
+// was built without CUDA or no GPU answers. Scripts declare such runs
+// wherever they run, so that their results, computed on a machine that can
+// and folded in with oerun merge, are read everywhere; here they stay
+// missing.
+func runnable(c job.Config) error {
+	info, err := embed.Lookup(c.Algorithm)
+	if err != nil {
+		return nil // the evaluation names the unknown method
+	}
+	return info.Available(embed.Backend(c.Backend))
 }
 
 // Declare returns the runs that the script opt.Script declares at
@@ -360,6 +374,10 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	s.DeclareScript = func(script string) ([]session.Declaration, error) {
 		sub := opt
 		sub.Script, sub.declareOnly, sub.Stdout, sub.Stderr = script, true, io.Discard, io.Discard
+		if sub.Defer == nil {
+			// Declaring executes nothing, also inside a script that does.
+			sub.Defer = func([]execute.Pending) {}
+		}
 		r, err := run(ctx, sub, st, s)
 		return r.declared, err
 	}

@@ -19,9 +19,23 @@ import (
 	"github.com/oe-lab/oe/runner/store"
 )
 
+// gpuAnswers is what runnergpufake's cuda backend says of this machine:
+// nil where a GPU answers (TestRunsLeftForAnotherMachine sets it).
+var gpuAnswers atomic.Pointer[error]
+
 func init() {
 	embed.Register(embed.Info{Name: "runnerfake", Version: 1, Params: embed.Params{},
 		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("evaluated by fakeEval") }})
+	embed.Register(embed.Info{Name: "runnergpufake", Version: 1, Params: embed.Params{},
+		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("evaluated by fakeEval") },
+		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error {
+			if err := gpuAnswers.Load(); err != nil {
+				return *err
+			}
+			return nil
+		}}})
+	noGPU := errors.New("no GPU here")
+	gpuAnswers.Store(&noGPU)
 }
 
 // fakeEval returns an error falling with λ, without fitting anything.
@@ -464,6 +478,68 @@ func TestSkippedForDataIsNotRecorded(t *testing.T) {
 	_, recorded, err := st.LastExecution(context.Background(), "nodata", "smoke")
 	if err != nil || recorded || res.Summary.Ran != 1 {
 		t.Errorf("%v after a run skipped for its data: recorded %v (%v), want the uniform run executed and nothing recorded", res.Summary, recorded, err)
+	}
+}
+
+// TestRunsLeftForAnotherMachine: a run on a backend this machine cannot
+// run (a GPU run where none answers) is declared, left missing and never
+// stored as failed; the script that declares it is then incomplete, and a
+// script reading it (Section) reads what it declares, as far as the store
+// holds it. Once a machine with a GPU has executed it, both complete.
+func TestRunsLeftForAnotherMachine(t *testing.T) {
+	dir := t.TempDir()
+	var calls atomic.Int64
+	var out bytes.Buffer
+	opt := Options{Script: "testdata/reads_elsewhere.go", DB: filepath.Join(dir, "r.db"), Reports: filepath.Join(dir, "reports"),
+		Profile: "smoke", Eval: fakeEval(&calls), Stdout: &out, Stderr: &out}
+	recorded := func(name string) bool {
+		st, err := store.OpenReadOnly(opt.DB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		_, ok, err := st.LastExecution(context.Background(), name, "smoke")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if _, err := Run(context.Background(), opt); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if calls.Load() != 1 || !strings.Contains(out.String(), "elsewhere: 2 runs, 1 ok") ||
+		!strings.Contains(out.String(), "elsewhere.go: 0 cached, 1 run, 1 left for another machine") {
+		t.Errorf("without a GPU: %d evaluations, output:\n%s\nwant the CPU run executed, the GPU run left, both read", calls.Load(), out.String())
+	}
+	if recorded("elsewhere") || recorded("reads_elsewhere") {
+		t.Error("an execution that left a run for another machine was recorded as complete")
+	}
+	st, err := store.OpenReadOnly(opt.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed int
+	st.DB().QueryRow("SELECT count(*) FROM runs WHERE status = 'failed'").Scan(&failed)
+	st.Close()
+	if failed != 0 {
+		t.Errorf("%d failed runs stored, want none", failed)
+	}
+
+	// The machine with a GPU executes it; then everything is read here.
+	gpuAnswers.Store(nil)
+	defer func() {
+		noGPU := errors.New("no GPU here")
+		gpuAnswers.Store(&noGPU)
+	}()
+	out.Reset()
+	if _, err := Run(context.Background(), opt); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if calls.Load() != 2 || !strings.Contains(out.String(), "elsewhere: 2 runs, 2 ok") {
+		t.Errorf("with a GPU: %d evaluations, output:\n%s\nwant the GPU run executed and both read", calls.Load(), out.String())
+	}
+	if !recorded("elsewhere") || !recorded("reads_elsewhere") {
+		t.Error("complete executions not recorded")
 	}
 }
 

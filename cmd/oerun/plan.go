@@ -15,7 +15,6 @@ import (
 
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/execute"
-	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/plan"
 	"github.com/oe-lab/oe/runner/report"
 )
@@ -164,9 +163,6 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 		fmt.Fprintf(w, "%s left out %d more, estimated %s\n", filter, len(left), report.FormatCost(plan.Total(left)))
 	}
 	if len(p.Runs) == 0 {
-		if hint := gpuShareHint(filter); hint != "" {
-			fmt.Fprintln(w, hint)
-		}
 		return
 	}
 	if group != nil {
@@ -181,15 +177,6 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 			fmt.Fprintf(w, "  %v: %d runs, %s\n", plan.Shard{I: i, N: len(split)}, len(sh), report.FormatCost(plan.Total(sh)))
 		}
 	}
-}
-
-// gpuShareHint says why a filter on the cuda backend may keep no run: the
-// scripts declare GPU runs only where a GPU answers. "" for other filters.
-func gpuShareHint(f plan.Filter) string {
-	if f.Backend != job.CUDA {
-		return ""
-	}
-	return "scripts declare their GPU runs only where a GPU answers (experiments/cpugpu.go): the GPU's share is listed by bin/oerun-cuda (make cuda) on a GPU machine (bench/gpu.md)"
 }
 
 // writeRuns prints a row per run.
@@ -299,9 +286,6 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 		opt.Profile, report.FormatCost(plan.Total(runs)))
 	if !f.filter.IsZero() {
 		fmt.Fprintf(msgs, "%s: %s leaves out %d of them, estimated %s\n", label, f.filter, len(outside), report.FormatCost(plan.Total(outside)))
-	}
-	if hint := gpuShareHint(f.filter); hint != "" && len(runs) == 0 {
-		fmt.Fprintf(msgs, "%s: %s\n", label, hint)
 	}
 	st, err := runner.OpenStore(opt)
 	if err != nil {

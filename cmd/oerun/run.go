@@ -144,6 +144,9 @@ func runEach(ctx context.Context, name string, opt runner.Options, scripts []str
 		switch {
 		case opt.ReportOnly:
 			fmt.Fprintf(msgs, "%s: report %s rebuilt from %s (nothing run)\n", script, res.Report, opt.DB)
+		case res.Doc.Missing > 0 && res.Summary.Elsewhere > 0:
+			fmt.Fprintf(msgs, "%s: report %s, %d runs still missing (%d on a backend this machine cannot run: `oerun plan --backend cuda` lists them)\n",
+				script, res.Report, res.Doc.Missing, res.Summary.Elsewhere)
 		case res.Doc.Missing > 0:
 			fmt.Fprintf(msgs, "%s: report %s, %d runs still missing\n", script, res.Report, res.Doc.Missing)
 		default:

@@ -37,6 +37,12 @@ type Executor struct {
 	RetryFailed bool
 	// Eval computes a run.
 	Eval EvalFunc
+	// Runnable, when set, says why this machine cannot execute a run (nil:
+	// it can), such as a run on the cuda backend where no GPU answers. Such
+	// a run is neither executed nor stored: it stays missing, for a machine
+	// that can (its shard folded in with oerun merge), and counts as
+	// Elsewhere.
+	Runnable func(job.Config) error
 	// Host is recorded with every run.
 	Host hostinfo.Host
 	// Progress receives the progress bar (nil: none).
@@ -74,20 +80,27 @@ type Summary struct {
 	Cached int
 	// Ran runs were executed now; Failed of them failed.
 	Ran, Failed int
+	// Elsewhere runs are missing and this machine cannot execute them
+	// (Executor.Runnable): they were left for another.
+	Elsewhere int
 }
 
-// String reads like "12 cached, 3 run (1 failed)".
+// String reads like "12 cached, 3 run (1 failed), 2 left for another
+// machine".
 func (s Summary) String() string {
 	out := fmt.Sprintf("%d cached, %d run", s.Cached, s.Ran)
 	if s.Failed > 0 {
 		out += fmt.Sprintf(" (%d failed)", s.Failed)
+	}
+	if s.Elsewhere > 0 {
+		out += fmt.Sprintf(", %d left for another machine", s.Elsewhere)
 	}
 	return out
 }
 
 // Add returns the sum of two summaries.
 func (s Summary) Add(o Summary) Summary {
-	return Summary{Cached: s.Cached + o.Cached, Ran: s.Ran + o.Ran, Failed: s.Failed + o.Failed}
+	return Summary{Cached: s.Cached + o.Cached, Ran: s.Ran + o.Ran, Failed: s.Failed + o.Failed, Elsewhere: s.Elsewhere + o.Elsewhere}
 }
 
 // Execute makes sure every run is stored: runs whose key is missing (or
@@ -121,11 +134,12 @@ func (x *Executor) Execute(ctx context.Context, runs []Pending) (Summary, error)
 
 // ExecutePending executes the runs that are missing from the store (or
 // failed, with RetryFailed), each with its own Eval, starting them in the
-// order given; a key given twice runs once. When ctx has a deadline, it
-// starts no further run once the next one's Cost exceeds the time left
-// (give them cheapest first to make the most of a budget), and runs still
-// in flight at the deadline are cancelled and left missing, like every run
-// cut short. Errors are Execute's.
+// order given; a key given twice runs once. Runs this machine cannot
+// execute (Runnable) are skipped and counted as Elsewhere. When ctx has a
+// deadline, it starts no further run once the next one's Cost exceeds the
+// time left (give them cheapest first to make the most of a budget), and
+// runs still in flight at the deadline are cancelled and left missing, like
+// every run cut short. Errors are Execute's.
 func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary, error) {
 	for _, r := range runs {
 		if r.Eval == nil {
@@ -138,6 +152,15 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 	todo, sum, err := x.missing(ctx, runs)
 	if err != nil {
 		return sum, err
+	}
+	if x.Runnable != nil {
+		here := todo[:0:0]
+		for _, p := range todo {
+			if x.Runnable(p.Job.Config) == nil {
+				here = append(here, p)
+			}
+		}
+		sum.Elsewhere, todo = len(todo)-len(here), here
 	}
 	var bar *progress.Bar
 	if x.Progress != nil && sum.Cached+len(todo) > 0 {

@@ -419,6 +419,47 @@ func TestExecutePendingStopsAtTheDeadline(t *testing.T) {
 	}
 }
 
+// TestRunsThisMachineCannotExecute: a run that Runnable refuses (a GPU run
+// where none answers) is neither executed nor stored, so it stays missing
+// for a machine that can, and counts as left elsewhere; once another
+// machine's result is stored, it counts as cached.
+func TestRunsThisMachineCannotExecute(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	var calls atomic.Int64
+	js := jobs(6)
+	runs := []Pending{js[0], js[4], js[5]}
+	elsewhere := js[5].Job.Key
+	x := &Executor{Store: s, Jobs: 2, Eval: fakeEval(0, &calls, nil),
+		Runnable: func(c job.Config) error {
+			if c.Seed == 5 {
+				return errors.New("cuda: built without CUDA")
+			}
+			return nil
+		}}
+	sum, err := x.Execute(ctx, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum != (Summary{Ran: 2, Elsewhere: 1}) || calls.Load() != 2 {
+		t.Errorf("summary %v after %d evaluations, want 2 run, 1 left elsewhere", sum, calls.Load())
+	}
+	if got, want := sum.String(), "0 cached, 2 run, 1 left for another machine"; got != want {
+		t.Errorf("summary reads %q, want %q", got, want)
+	}
+	if st, err := s.Statuses(ctx, []string{elsewhere}); err != nil || len(st) != 0 {
+		t.Errorf("the run left elsewhere is stored: %v %v", st, err)
+	}
+	// Another machine executes it (no Runnable there), then here it is cached.
+	there := &Executor{Store: s, Jobs: 1, Eval: fakeEval(0, &calls, nil)}
+	if sum, err := there.Execute(ctx, runs[2:]); err != nil || sum != (Summary{Ran: 1}) {
+		t.Fatalf("the other machine: %v %v", sum, err)
+	}
+	if sum, err := x.Execute(ctx, runs); err != nil || sum != (Summary{Cached: 3}) {
+		t.Errorf("after the other machine: %v %v, want 3 cached", sum, err)
+	}
+}
+
 // TestKeepEmbedding: a run's embedding is stored only when a declaration of
 // it keeps it, as its view or whole; of two declarations of one key, the one
 // that keeps more decides. A view that fails keeps the embedding itself.

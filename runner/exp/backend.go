@@ -13,8 +13,9 @@ import (
 // SOE to 16 uniform points for one epoch on that backend, storing nothing,
 // and returns why that failed (nil when it worked): for cuda in a binary
 // built without it (make cuda builds one) or without a device, the reason.
-// Scripts declare GPU runs only when it returns nil, so that such a build
-// records no failed runs.
+// A script tells its report so; its runs on a backend that does not work
+// here are declared all the same, and the runner leaves them missing for a
+// machine where it does, recording no failure (execute.Executor.Runnable).
 func (e *Experiment) TryBackend(backend string) error {
 	r := Run{Dataset: "uniform", N: 16, Lambda: 1, Algorithm: "soe", Dim: 2, MaxEpochs: 1, Seed: 1, Backend: backend}
 	c, err := r.config(r.Dataset).Normalize()

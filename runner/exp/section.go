@@ -41,7 +41,9 @@ import (
 // plan), runs the script declare-only — nothing executed, recorded or
 // written, no figure drawn — and reads what the cache holds of the runs it
 // declares: oerun report stays read-only and costs a pass over the script
-// and one status query per run. The runs count as cached in this script's
+// and one status query per run. A script executed first that still lacks
+// runs this machine cannot execute (their data files are not here, or their
+// backend: a cuda run without a GPU) is read so too. The runs count as cached in this script's
 // summary, or as what executing the script did.
 //
 // Like Run, Section adds the runs to the report ("What was run") and notes
@@ -72,18 +74,7 @@ func (e *Experiment) Section(name string) Results {
 	var todo []declared
 	switch {
 	case why != "" && !s.Executes():
-		runs, err := s.DeclareScript(path)
-		if err != nil {
-			panic(fmt.Errorf("exp: Section(%q): %w", name, err))
-		}
-		if !s.DeclareOnly {
-			e.Note(fmt.Sprintf("%s %s: its runs are read as it declares them now, as far as the results database holds them.", path, why))
-		}
-		todo = make([]declared, len(runs))
-		for i, d := range runs {
-			todo[i] = e.readDeclared(name, d.Job, d.Declared, d.Dataset)
-		}
-		return e.collect(ctx, todo, name+" runs")
+		return e.declaredNow(ctx, name, path, why)
 	case why != "":
 		sum, err := s.Require(path, why)
 		if err != nil {
@@ -91,6 +82,12 @@ func (e *Experiment) Section(name string) Results {
 		}
 		e.count(sum)
 		members = e.members(ctx, name)
+		if still := e.outOfDate(ctx, name, hash, members); still != "" {
+			// Executed as far as this machine can, it still lacks runs
+			// (their data files or their backend are elsewhere), so it
+			// recorded no execution: read what it declares.
+			return e.declaredNow(ctx, name, path, still)
+		}
 	case s.Executes():
 		e.count(execute.Summary{Cached: len(members)})
 	}
@@ -100,6 +97,25 @@ func (e *Experiment) Section(name string) Results {
 	todo = make([]declared, len(members))
 	for i, m := range members {
 		todo[i] = e.readDeclared(name, job.Canonical{Key: m.Key}, m.Declared, m.Dataset)
+	}
+	return e.collect(ctx, todo, name+" runs")
+}
+
+// declaredNow returns the results of the runs that the script name at path
+// declares now, as far as the cache holds them, where its runs at this
+// profile are not those of an up-to-date complete execution (why says
+// why).
+func (e *Experiment) declaredNow(ctx context.Context, name, path, why string) Results {
+	runs, err := e.s.DeclareScript(path)
+	if err != nil {
+		panic(fmt.Errorf("exp: Section(%q): %w", name, err))
+	}
+	if !e.s.DeclareOnly {
+		e.Note(fmt.Sprintf("%s %s: its runs are read as it declares them now, as far as the results database holds them.", path, why))
+	}
+	todo := make([]declared, len(runs))
+	for i, d := range runs {
+		todo[i] = e.readDeclared(name, d.Job, d.Declared, d.Dataset)
 	}
 	return e.collect(ctx, todo, name+" runs")
 }
