@@ -41,7 +41,7 @@ var methods = map[string]method{
 	"gnmds": {gram.DefaultMaxEpochs, 1.8e-8},
 	"ckl":   {gram.DefaultMaxEpochs, 9.7e-9},
 	"forte": {gram.DefaultMaxEpochs, 2.2e-8},
-	"oenn":  {oenn.DefaultMaxEpochs, 1.4e-10},
+	"oenn":  {oenn.DefaultMaxEpochs, 7.6e-11},
 	"loe":   {landmark.DefaultLOEIterations, 3.3e-8},
 	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 1.1e-9},
 }
@@ -65,6 +65,14 @@ const (
 	// worse): the median misestimate of their fit times, given their
 	// epochs, fell from a factor 1.6–12 (T·d) to 1.5–2.1.
 	tripletCoordinates = 50
+	// oennTripletWork is what a triplet's pass through OENN's loss costs
+	// (its distances, its gradient, the scatter back into the batch's rows)
+	// in multiply-adds of the network, per coordinate as above: fitted with
+	// the network's term on 932 OENN fits of half a second or more in the
+	// campaign database of 2026-11-26 (widths 5 to 640), whose median
+	// misestimate it brings to 1.0 with 80 % of them within 0.45–1.3 (the
+	// network's term alone: 0.12–2.3, widths ≤ 40 overestimated 5×).
+	oennTripletWork = 12
 )
 
 // Model estimates how long a run takes on this machine: the time to set it
@@ -77,7 +85,9 @@ const (
 //
 //	soe, ste, tste, cklx   T·(d + 50)                (one pass over the triplets; see tripletCoordinates)
 //	gnmds, ckl, forte      min(2T, n²)·d             (the step's sparsity pattern times the n×d block)
-//	oenn                   ⌈T/B⌉·min(3B, n)·w²       (B the batch, w = oenn.Width(n, d))
+//	oenn                   ⌈T/B⌉·min(3B, n)·w(α+2w+d) + 12·T·(d + 50)
+//	                       (B the batch; the run's width w, default oenn.Width(n, d), and input length α, default ⌈log₂n⌉;
+//	                       see oennTripletWork)
 //	loe                    T                         (BTL ascent over all landmarks' queries)
 //	lloe                   T(m)·(d + 50), plus n·a·100·d once (SOE on m = min(n/2, 1000) items; n insertions, a = 2(d+1) anchors)
 //
@@ -340,8 +350,15 @@ func (sz size) fitWork(c job.Config, epochs int) float64 {
 			batch = float64(c.BatchSize)
 		}
 		batch = math.Min(batch, t)
-		w := float64(oenn.Width(sz.n, sz.d))
-		return e * math.Ceil(t/batch) * math.Min(3*batch, n) * w * w
+		// An item's pass through EmbNet: α inputs → w → w → w → d.
+		w, alpha := float64(oenn.Width(sz.n, sz.d)), float64(oenn.InputLength(sz.n))
+		if v := c.Params["width"]; v > 0 {
+			w = v
+		}
+		if v := c.Params["inputlen"]; v > 0 {
+			alpha = v
+		}
+		return e * (math.Ceil(t/batch)*math.Min(3*batch, n)*w*(alpha+2*w+d) + oennTripletWork*t*(d+tripletCoordinates))
 	case embed.FamilyLandmark:
 		if c.Algorithm != "lloe" {
 			return e * t // loe

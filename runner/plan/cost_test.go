@@ -41,6 +41,7 @@ func TestFitWork(t *testing.T) {
 	// CHAR at the paper's size: n = 1,797 (lib/datasets), T = 1,165,683
 	// (bench/char.md).
 	const n, d, T = 1797.0, 30.0, 1165683.0
+	oennWidth := float64(int(2 * d * math.Log2(n)))
 	tests := []struct {
 		name string
 		c    job.Config
@@ -51,8 +52,10 @@ func TestFitWork(t *testing.T) {
 		{"gnmds: a pattern of 2T entries times the n×d block", char("gnmds", 0), 150 * 2 * T * d},
 		{"forte: the pattern saturates at n² entries", job.Config{Dataset: "uniform", N: 100, Dim: 10, Lambda: 2, Algorithm: "forte"},
 			150 * 100 * 100 * 10},
-		{"oenn: 24 batches of at most n distinct items, w = 2·30·log₂1797", char("oenn", 0),
-			150 * math.Ceil(T/50000) * n * math.Pow(float64(int(2*d*math.Log2(n))), 2)},
+		{"oenn: 24 batches of at most n distinct items through 11 → w → w → w → 30, w = 2·30·log₂1797", char("oenn", 0),
+			150 * (math.Ceil(T/50000)*n*oennWidth*(11+2*oennWidth+d) + 12*T*(d+50))},
+		{"oenn of the width and input length its params give", job.Config{Dataset: "char", Dim: 30, Lambda: 2, Algorithm: "oenn",
+			Params: map[string]float64{"width": 10, "inputlen": 16}}, 150 * (math.Ceil(T/50000)*n*10*(16+2*10+d) + 12*T*(d+50))},
 		{"loe: every iteration, whatever the stopping rule", char("loe", 0), 500 * T},
 		{"lloe: SOE on 898 items, then 1,797 insertions", char("lloe", 0),
 			500*math.Ceil(2*898*d*math.Log2(898))*(d+50) + n*2*(d+1)*100*d},
@@ -175,5 +178,5 @@ func ExampleModel_Estimate() {
 	// Output:
 	// soe on CHAR (1797 items): 6.2s
 	// forte on CHAR (1797 items): 3m51s
-	// oenn on CHAR (1797 items): 6m20s
+	// oenn on CHAR (1797 items): 7m19s
 }
