@@ -154,7 +154,7 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 		return sum, err
 	}
 	if x.Runnable != nil {
-		here := todo[:0:0]
+		var here []Pending
 		for _, p := range todo {
 			if x.Runnable(p.Job.Config) == nil {
 				here = append(here, p)

@@ -43,8 +43,8 @@ import (
 // declares: oerun report stays read-only and costs a pass over the script
 // and one status query per run. A script executed first that still lacks
 // runs this machine cannot execute (their data files are not here, or their
-// backend: a cuda run without a GPU) is read so too. The runs count as cached in this script's
-// summary, or as what executing the script did.
+// backend: a cuda run without a GPU) is read so too. The runs count as
+// cached in this script's summary, or as what executing the script did.
 //
 // Like Run, Section adds the runs to the report ("What was run") and notes
 // the stand-in datasets they used. A script that requires itself, or
