@@ -38,6 +38,9 @@ type slurmJob struct {
 	partition, time, gres, mem string
 	retryFailed                bool
 	maxEmbedding               int
+	// filter selects the runs the tasks execute (a GPU array's share:
+	// --backend cuda), as oerun run's flags do.
+	filter plan.Filter
 }
 
 func slurmCommand(args []string) error {
@@ -58,6 +61,7 @@ func slurmCommand(args []string) error {
 	fs.BoolVar(&j.retryFailed, "retry-failed", false, "execute runs recorded as failed again")
 	fs.IntVar(&j.maxEmbedding, "max-embedding", 0, "store the embeddings and views (KeepEmbedding) of at most this many values (0: 200000, -1: none)")
 	fs.StringVar(&j.oerun, "oerun", "", "the oerun binary the jobs run (default: this one)")
+	filterFlags(fs, &j.filter)
 	submit := fs.Bool("submit", false, "submit the array and the merge job with sbatch")
 	array := fs.String("array", "", "with --submit: submit only these tasks, e.g. 3,7 or 0-4 (to run failed tasks again)")
 	scripts, err := parseInterleaved(fs, args)
@@ -88,12 +92,16 @@ func slurmCommand(args []string) error {
 	if err != nil {
 		return err
 	}
+	runs, left := j.filter.Apply(p.Runs)
 	var largest time.Duration
-	for _, sh := range plan.Split(p.Runs, j.tasks) {
+	for _, sh := range plan.Split(runs, j.tasks) {
 		largest = max(largest, plan.Total(sh))
 	}
 	fmt.Fprintf(stderr(fs), "%d runs missing from %s at profile %s, estimated %s; the largest of %d shards %s\n",
-		len(p.Runs), j.db, j.profile, report.FormatCost(plan.Total(p.Runs)), j.tasks, report.FormatCost(largest))
+		len(runs), j.db, j.profile, report.FormatCost(plan.Total(runs)), j.tasks, report.FormatCost(largest))
+	if !j.filter.IsZero() {
+		fmt.Fprintf(stderr(fs), "%s left out %d more, estimated %s\n", j.filter, len(left), report.FormatCost(plan.Total(left)))
+	}
 	arrayPath, mergePath, err := j.write()
 	if err != nil {
 		return err
@@ -204,6 +212,7 @@ func (j *slurmJob) arrayScript(arrayPath, mergePath string) string {
 	if j.maxEmbedding != 0 {
 		args = append(args, "--max-embedding", strconv.Itoa(j.maxEmbedding))
 	}
+	args = append(args, j.filter.Args()...)
 	fmt.Fprintf(&b, "exec %s %s %s\n", shellQuote(j.oerun), strings.Join(args, " "), quoteAll(j.scripts))
 	return b.String()
 }

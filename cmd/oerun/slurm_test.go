@@ -29,7 +29,8 @@ const cheapScript = "../../experiments/embdim.go"
 func TestSlurmScripts(t *testing.T) {
 	j := slurmJob{command: "oerun slurm --tasks 4 x.go", oerun: "/opt/oe/bin/oerun", workdir: "/home/me/my oe", dir: "slurm",
 		profile: "paper", db: "results.db", reports: "reports", scripts: []string{"experiments/general.go", "experiments/it's.go"},
-		tasks: 4, cpus: 8, jobs: 2, threads: 4, partition: "gpu", time: "2-00:00:00", gres: "gpu:1", retryFailed: true}
+		tasks: 4, cpus: 8, jobs: 2, threads: 4, partition: "gpu", time: "2-00:00:00", gres: "gpu:1", retryFailed: true,
+		filter: plan.Filter{Backend: job.CUDA, MaxItems: 7291}}
 	array, merge := j.arrayScript("slurm/array.sbatch", "slurm/merge.sbatch"), j.mergeScript()
 	tests := []struct {
 		name, script, want string
@@ -38,7 +39,7 @@ func TestSlurmScripts(t *testing.T) {
 		{"in the folder oerun slurm ran in", array, "#SBATCH --chdir=/home/me/my oe\n"},
 		{"resources", array, "#SBATCH --cpus-per-task=8\n#SBATCH --partition=gpu\n#SBATCH --time=2-00:00:00\n#SBATCH --gres=gpu:1\n"},
 		{"task I runs shard I/N into its own database", array,
-			`exec /opt/oe/bin/oerun run --profile paper --shard "$task/4" --base results.db --db slurm/shards/"$task".db --jobs 2 --threads 4 --retry-failed experiments/general.go 'experiments/it'\''s.go'`},
+			`exec /opt/oe/bin/oerun run --profile paper --shard "$task/4" --base results.db --db slurm/shards/"$task".db --jobs 2 --threads 4 --retry-failed --max-items 7291 --backend cuda experiments/general.go 'experiments/it'\''s.go'`},
 		{"how to submit failed tasks again", array, "oerun slurm ... --submit --array 3,7"},
 		{"the merge job merges every shard", merge, "/opt/oe/bin/oerun merge results.db slurm/shards/0.db slurm/shards/1.db slurm/shards/2.db slurm/shards/3.db\n"},
 		{"then writes the reports, executing nothing", merge, "/opt/oe/bin/oerun run --profile paper --budget 0 --db results.db --reports reports experiments/general.go"},

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/oe-lab/oe/lib/embed"
@@ -64,21 +65,26 @@ func (f Filter) IsZero() bool {
 
 // String describes f as its flags of oerun run and plan set it, e.g.
 // "--exclude-algorithms oenn --max-items 7291" ("" for the zero Filter).
-func (f Filter) String() string {
-	var parts []string
+func (f Filter) String() string { return strings.Join(f.Args(), " ") }
+
+// Args returns the command-line arguments of oerun run and plan that set f,
+// e.g. ["--max-items", "7291"] (none for the zero Filter): what a Slurm
+// task is given to select the same runs.
+func (f Filter) Args() []string {
+	var args []string
 	if len(f.Algorithms) > 0 {
-		parts = append(parts, "--algorithms "+strings.Join(f.Algorithms, ","))
+		args = append(args, "--algorithms", strings.Join(f.Algorithms, ","))
 	}
 	if len(f.Exclude) > 0 {
-		parts = append(parts, "--exclude-algorithms "+strings.Join(f.Exclude, ","))
+		args = append(args, "--exclude-algorithms", strings.Join(f.Exclude, ","))
 	}
 	if f.MaxItems > 0 {
-		parts = append(parts, fmt.Sprintf("--max-items %d", f.MaxItems))
+		args = append(args, "--max-items", strconv.Itoa(f.MaxItems))
 	}
 	if f.Backend != "" {
-		parts = append(parts, "--backend "+f.Backend)
+		args = append(args, "--backend", f.Backend)
 	}
-	return strings.Join(parts, " ")
+	return args
 }
 
 // ParseAlgorithms reads a comma-separated list of methods, such as
