@@ -65,6 +65,9 @@ func TestFormat(t *testing.T) {
 	}{
 		{TestError, 0.03125, "0.031"},
 		{FitSeconds, 0.5, "0.50 s"},
+		{FitSeconds, 0.1, "0.10 s"},
+		{ConvergeSeconds, 0.042, "42 ms"},
+		{ConvergeSeconds, 0.0043, "4.3 ms"},
 		{FitSeconds, 42, "42 s"},
 		{ConvergeSeconds, 672, "11.2 min"},
 		{ConvergeSeconds, 24120, "6.7 h"},

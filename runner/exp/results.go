@@ -292,9 +292,9 @@ func (rs Results) Cell(metric string) string {
 	return Format(metric, m) + " ± " + Format(metric, sd)
 }
 
-// Format prints a metric's value: seconds as "0.8 s", "12 s" or "3.5 min",
-// counts (epochs, triplets, queries, items) as integers, errors with three
-// decimals.
+// Format prints a metric's value: seconds as "4.2 ms" (a GPU's times at
+// small n), "0.80 s", "12 s", "3.5 min" or "6.7 h", counts (epochs,
+// triplets, queries, items) as integers, errors with three decimals.
 func Format(metric string, v float64) string {
 	switch {
 	case math.IsNaN(v):
@@ -307,8 +307,12 @@ func Format(metric string, v float64) string {
 			return strconv.FormatFloat(v/60, 'f', 1, 64) + " min"
 		case v >= 10:
 			return strconv.FormatFloat(v, 'f', 0, 64) + " s"
+		case v >= 0.1:
+			return strconv.FormatFloat(v, 'f', 2, 64) + " s"
+		case v >= 0.01:
+			return strconv.FormatFloat(v*1000, 'f', 0, 64) + " ms"
 		}
-		return strconv.FormatFloat(v, 'f', 2, 64) + " s"
+		return strconv.FormatFloat(v*1000, 'f', 1, 64) + " ms"
 	case slices.Contains(countMetrics, metric):
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
