@@ -30,6 +30,20 @@ var _ embed.Algorithm = (*OENN)(nil)
 // Name returns the registry name "oenn".
 func (*OENN) Name() string { return "oenn" }
 
+// Shape returns the width of the hidden layers and the input length a Fit
+// on n items in d dimensions uses: Width and InputLen, or where they are 0
+// the paper's rules, Width(n, d) and InputLength(n).
+func (o *OENN) Shape(n, d int) (width, inputLen int) {
+	width, inputLen = o.Width, o.InputLen
+	if width == 0 {
+		width = Width(n, d)
+	}
+	if inputLen == 0 {
+		inputLen = InputLength(n)
+	}
+	return width, inputLen
+}
+
 // Model returns the network trained by the last successful Fit, or nil.
 func (o *OENN) Model() *Model { return o.model }
 
@@ -53,13 +67,7 @@ func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*em
 		return nil, err
 	}
 	n, d := p.Items(), p.Dim
-	width, inLen := o.Width, o.InputLen
-	if width == 0 {
-		width = Width(n, d)
-	}
-	if inLen == 0 {
-		inLen = InputLength(n)
-	}
+	width, inLen := o.Shape(n, d)
 	if width < 1 || inLen < 1 {
 		return nil, fmt.Errorf("oenn: width (%d) and input length (%d) must be ≥ 1", width, inLen)
 	}

@@ -394,3 +394,20 @@ func TestCodesHideTheItemsOrder(t *testing.T) {
 			train.Len(), n, disparity[BinaryIndex], disparity[Binary])
 	}
 }
+
+func TestShape(t *testing.T) {
+	tests := []struct {
+		o               OENN
+		n, d            int
+		width, inputLen int
+	}{
+		{OENN{}, 1797, 30, 648, 11}, // the paper's rules: 2·30·log₂1797, ⌈log₂1797⌉
+		{OENN{}, 64, 2, 120, 6},     // the width's floor
+		{OENN{Width: 10, InputLen: 16}, 1024, 32, 10, 16},
+	}
+	for _, tc := range tests {
+		if w, a := tc.o.Shape(tc.n, tc.d); w != tc.width || a != tc.inputLen {
+			t.Errorf("%+v.Shape(%d, %d) = %d, %d; want %d, %d", tc.o, tc.n, tc.d, w, a, tc.width, tc.inputLen)
+		}
+	}
+}

@@ -351,13 +351,9 @@ func (sz size) fitWork(c job.Config, epochs int) float64 {
 		}
 		batch = math.Min(batch, t)
 		// An item's pass through EmbNet: α inputs → w → w → w → d.
-		w, alpha := float64(oenn.Width(sz.n, sz.d)), float64(oenn.InputLength(sz.n))
-		if v := c.Params["width"]; v > 0 {
-			w = v
-		}
-		if v := c.Params["inputlen"]; v > 0 {
-			alpha = v
-		}
+		net := oenn.OENN{Width: int(c.Params["width"]), InputLen: int(c.Params["inputlen"])}
+		width, inputLen := net.Shape(sz.n, sz.d)
+		w, alpha := float64(width), float64(inputLen)
 		return e * (math.Ceil(t/batch)*math.Min(3*batch, n)*w*(alpha+2*w+d) + oennTripletWork*t*(d+tripletCoordinates))
 	case embed.FamilyLandmark:
 		if c.Algorithm != "lloe" {
