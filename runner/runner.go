@@ -273,18 +273,19 @@ func Declarations(ctx context.Context, db string, scripts []string) (map[string]
 // Declarations: a campaign under way) are pruned by those declarations too;
 // a run that no execution lists and no script declares keeps its embedding.
 func Prune(ctx context.Context, path string, superseded bool, scripts []string) (store.Pruned, error) {
-	var declared map[string][]string
-	if len(scripts) > 0 {
-		var err error
-		if declared, err = Declarations(ctx, path, scripts); err != nil {
-			return store.Pruned{}, err
-		}
-	}
+	// Opened first: Open migrates a database of an older schema, which the
+	// read-only declaring refuses.
 	st, err := store.Open(path)
 	if err != nil {
 		return store.Pruned{}, err
 	}
 	defer st.Close()
+	var declared map[string][]string
+	if len(scripts) > 0 {
+		if declared, err = Declarations(ctx, path, scripts); err != nil {
+			return store.Pruned{}, err
+		}
+	}
 	rules := store.PruneRules{Keep: keepDeclared, ViewRows: exp.MaxViewPoints, Declared: declared}
 	if superseded {
 		rules.Current = func(algorithm string) (int, bool) {

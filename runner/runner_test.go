@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -372,8 +373,8 @@ func demoWithEmbeddings(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = st.DB().Exec(`INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels)
-		SELECT r.id, e.kind, e.rows, e.cols, e.encoding, e.data, e.labels FROM runs r, (SELECT * FROM embeddings LIMIT 1) e
+	_, err = st.DB().Exec(`INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels_id)
+		SELECT r.id, e.kind, e.rows, e.cols, e.encoding, e.data, e.labels_id FROM runs r, (SELECT * FROM embeddings LIMIT 1) e
 		WHERE r.lambda != 1`) // runnerfake's 4 runs of λ = 2 and 4
 	st.Close()
 	if err != nil {
@@ -563,4 +564,31 @@ func TestKeepDeclared(t *testing.T) {
 			t.Errorf("%s: keepDeclared(%q) = %v, want %v", tc.name, tc.declared, got, tc.want)
 		}
 	}
+}
+
+// Prune given scripts migrates a database of an older schema version
+// (README: oerun prune migrates it), which declaring reads only afterwards.
+func TestPruneMigratesOlderSchema(t *testing.T) {
+	dump, err := os.ReadFile(filepath.Join("store", "testdata", "results_v3.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "v3.db")
+	raw, err := sql.Open("sqlite3", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec(string(dump))
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prune(context.Background(), db, false, []string{"testdata/demo.go"}); err != nil {
+		t.Fatalf("prune of a version 3 database: %v", err)
+	}
+	st, err := store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatalf("after prune: %v", err)
+	}
+	st.Close()
 }

@@ -309,7 +309,7 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 		`SELECT r.key, m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id
 			WHERE m.name NOT IN ('fit_seconds', 'converge_seconds', 'setup_seconds', 'eval_seconds') ORDER BY r.key, m.name`,
 		"SELECT r.key, e.epoch, e.loss, e.train_error FROM epochs e JOIN runs r ON r.id = e.run_id ORDER BY r.key, e.epoch",
-		"SELECT r.key, b.kind, b.rows, b.cols, hex(b.data), hex(b.labels) FROM embeddings b JOIN runs r ON r.id = b.run_id ORDER BY r.key",
+		"SELECT r.key, b.kind, b.rows, b.cols, hex(b.data), hex(l.data) FROM embeddings b JOIN runs r ON r.id = b.run_id LEFT JOIN labels l ON l.id = b.labels_id ORDER BY r.key",
 		"SELECT x.experiment, x.profile, r.key, x.position, x.declared FROM experiment_runs x JOIN runs r ON r.id = x.run_id ORDER BY 1, 2, 4",
 		"SELECT experiment, profile, script_sha256, runs FROM experiments ORDER BY 1, 2",
 	} {

@@ -34,6 +34,10 @@ func TestWriteAndIndex(t *testing.T) {
 	d.Add(Section{Heading: "Results", Text: "SOE wins.", Table: &Table{Caption: "errors", Header: []string{"algorithm", "error"},
 		Rows: [][]string{{"soe", "0.1 | 0.2"}, {"ste"}}}})
 	d.Add(Section{Figure: &Figure{Name: "error-vs-noise", Caption: "Test error against noise", Plot: p}})
+	_, ext, err := encodeFigure(p, 7*vg.Inch, 4.5*vg.Inch) // a figure's default size
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := d.Write(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -46,16 +50,16 @@ func TestWriteAndIndex(t *testing.T) {
 		"*Paper: Section 4.5.* Profile **smoke**, 4 runs.",
 		"## Notes\n\n- FMNIST stood in for MNIST.\n\n## Results",
 		"| algorithm | error |\n|---|---|\n| soe | 0.1 \\| 0.2 |\n| ste |  |\n",
-		"![Test error against noise](noise/error-vs-noise.svg)\n\n*Test error against noise*\n\n",
+		"![Test error against noise](noise/error-vs-noise" + ext + ")\n\n*Test error against noise*\n\n",
 		"## Rerun\n\n```sh\noerun experiments/noise.go\n```",
 	} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
-	// A line plot is smaller as SVG: that is the one file.
-	if figs, err := os.ReadDir(filepath.Join(dir, "noise")); err != nil || len(figs) != 1 || figs[0].Name() != "error-vs-noise.svg" {
-		t.Errorf("figure folder %v, %v; want error-vs-noise.svg alone", figs, err)
+	// The figure is saved in one format: one file.
+	if figs, err := os.ReadDir(filepath.Join(dir, "noise")); err != nil || len(figs) != 1 || figs[0].Name() != "error-vs-noise"+ext {
+		t.Errorf("figure folder %v, %v; want error-vs-noise%s alone", figs, err, ext)
 	}
 	if err := Index(dir); err != nil {
 		t.Fatal(err)
@@ -119,8 +123,8 @@ func TestWriteFailureKeepsPreviousReport(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != "a.svg" {
-		t.Errorf("figure folder holds %v, want the previous report's a.svg", names)
+	if len(names) != 1 || strings.TrimSuffix(names[0], filepath.Ext(names[0])) != "a" {
+		t.Errorf("figure folder holds %v, want the previous report's a alone", names)
 	}
 	all, _ := os.ReadDir(dir)
 	if len(all) != 2 {
@@ -344,5 +348,13 @@ func TestFigureFormat(t *testing.T) {
 				t.Errorf("%s: the palette lacks %v", tc.name, want)
 			}
 		}
+	}
+}
+
+// The fixed part of a PNG's palette, the greys and lib/plot's series
+// colours, must leave room in paletteColours (paletted slices the rest).
+func TestPaletteHoldsSeriesColours(t *testing.T) {
+	if fixed := greyLevels + plot.NumColors(); fixed > paletteColours {
+		t.Errorf("%d greys and %d series colours exceed a palette of %d", greyLevels, plot.NumColors(), paletteColours)
 	}
 }

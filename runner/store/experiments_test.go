@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // v1Database writes a database of schema version 1 (testdata/schema_v1.sql)
@@ -292,7 +294,7 @@ func TestMigrateVersion2(t *testing.T) {
 	}
 	var tables string
 	s.DB().QueryRow("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name)").Scan(&tables)
-	if want := "embeddings epochs experiment_runs experiments metric_names metric_values metrics runs"; tables != want {
+	if want := "embeddings epochs experiment_runs experiments labels metric_names metric_values metrics runs"; tables != want {
 		t.Errorf("tables %q, want %q", tables, want)
 	}
 
@@ -392,5 +394,108 @@ func TestMigrateVersion2(t *testing.T) {
 	put(t, open(t, shardPath), record(6, 2, 3), record(2, 1, 1))
 	if m, err := s.Merge(ctx, shardPath, 0); err != nil || m != (Merged{Added: 1, Kept: 1}) {
 		t.Errorf("merge into the migrated database: %v, %v", m, err)
+	}
+}
+
+// TestMigrateVersion3 opens the frozen database of schema version 3: each
+// distinct labels blob is stored once in labels, the embeddings refer to it,
+// every run reads back the embedding and labels version 3 stored, new runs
+// share the stored labels, and Prune deletes the labels no embedding keeps.
+func TestMigrateVersion3(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v3.db")
+	dump, err := os.ReadFile(filepath.Join("testdata", "results_v3.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	execSQL(t, path, string(dump))
+	// What version 3 stored, by run key: its embedding and labels, decoded.
+	want := map[string]string{}
+	raw, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := raw.Query("SELECT r.key, b.encoding, b.rows, b.cols, b.data, b.labels FROM embeddings b JOIN runs r ON r.id = b.run_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var key, enc string
+		var r, c int
+		var data, labels []byte
+		if err := rows.Scan(&key, &enc, &r, &c, &data, &labels); err != nil {
+			t.Fatal(err)
+		}
+		x, l, err := decodeEmbedding(enc, r, c, data, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[key] = fmt.Sprint(mat.Formatted(x), l)
+	}
+	rows.Close()
+	raw.Close()
+	if len(want) != 5 {
+		t.Fatalf("fixture holds %d embeddings, want 5", len(want))
+	}
+
+	s := open(t, path)
+	defer s.Close()
+	if v := userVersion(t, s); v != schemaVersion {
+		t.Fatalf("user_version %d, want %d", v, schemaVersion)
+	}
+	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
+		t.Errorf("integrity_check = %q, %v", res, err)
+	}
+	if rows, err := s.DB().Query("PRAGMA foreign_key_check"); err != nil {
+		t.Fatal(err)
+	} else {
+		if rows.Next() {
+			t.Error("foreign key violations after the migration")
+		}
+		rows.Close()
+	}
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		if err := s.DB().QueryRow(q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Runs 1, 5 and 6, 7 have labels (5 and 6 the same), run 4 none.
+	if got := count("SELECT count(*) FROM labels"); got != 3 {
+		t.Errorf("%d labels rows, want 3 (one per distinct blob)", got)
+	}
+	if got := count("SELECT count(*) FROM embeddings WHERE labels_id IS NULL"); got != 1 {
+		t.Errorf("%d embeddings without labels, want 1", got)
+	}
+	for key, w := range want {
+		r, err := s.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(mat.Formatted(r.Outcome.Embedding), r.Outcome.Labels); got != w {
+			t.Errorf("run %s: %s, want %s", key[:12], got, w)
+		}
+	}
+
+	// A new run with labels stored before refers to them; one with new
+	// labels adds a row.
+	put(t, s, record(8, 3, 4), record(9, 3, 6))
+	if got := count("SELECT count(*) FROM labels"); got != 4 {
+		t.Errorf("%d labels rows after two runs (one with known labels), want 4", got)
+	}
+	if r, err := s.Get(ctx, canonical(8).Key); err != nil || fmt.Sprint(r.Outcome.Labels) != "[0 1 2 3]" {
+		t.Errorf("run 8's labels %v, %v; want [0 1 2 3]", r.Outcome.Labels, err)
+	}
+	// Prune deletes labels no embedding refers to any more.
+	if _, err := s.DB().Exec("DELETE FROM embeddings WHERE run_id IN (SELECT id FROM runs WHERE key = ?)", canonical(9).Key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Prune(ctx, PruneRules{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := count("SELECT count(*) FROM labels"); got != 3 {
+		t.Errorf("%d labels rows after Prune, want 3 (run 9's gone with its embedding)", got)
 	}
 }

@@ -181,8 +181,12 @@ func mergeRuns(ctx context.Context, tx *sql.Tx) (Merged, error) {
 			JOIN main.metric_names mn ON mn.name = sn.name`,
 		`INSERT INTO main.epochs (run_id, epoch, loss, train_error, elapsed_seconds) SELECT i.main_id, e.epoch, e.loss, e.train_error, e.elapsed_seconds
 			FROM shard.epochs e JOIN temp.merge_ids i ON i.shard_id = e.run_id`,
-		`INSERT INTO main.embeddings (run_id, kind, rows, cols, encoding, data, labels) SELECT i.main_id, b.kind, b.rows, b.cols, b.encoding, b.data, b.labels
-			FROM shard.embeddings b JOIN temp.merge_ids i ON i.shard_id = b.run_id`,
+		// Labels are stored once: the shard's are matched to the database's by content.
+		`INSERT OR IGNORE INTO main.labels (data) SELECT l.data FROM shard.labels l WHERE l.id IN
+			(SELECT b.labels_id FROM shard.embeddings b JOIN temp.merge_ids i ON i.shard_id = b.run_id) ORDER BY l.id`,
+		`INSERT INTO main.embeddings (run_id, kind, rows, cols, encoding, data, labels_id) SELECT i.main_id, b.kind, b.rows, b.cols, b.encoding, b.data, ml.id
+			FROM shard.embeddings b JOIN temp.merge_ids i ON i.shard_id = b.run_id
+			LEFT JOIN shard.labels sl ON sl.id = b.labels_id LEFT JOIN main.labels ml ON ml.data = sl.data`,
 		"DROP TABLE temp.merge_ids",
 		"DROP TABLE temp.merge_take",
 	}

@@ -71,7 +71,7 @@ func digest(t *testing.T, s *Store) string {
 		"SELECT id, name FROM metric_names ORDER BY id",
 		"SELECT r.key, m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id ORDER BY r.key, m.name",
 		"SELECT r.key, e.epoch, e.loss, e.train_error, e.elapsed_seconds FROM epochs e JOIN runs r ON r.id = e.run_id ORDER BY r.key, e.epoch",
-		"SELECT r.key, b.kind, b.rows, b.cols, b.encoding, hex(b.data), hex(b.labels) FROM embeddings b JOIN runs r ON r.id = b.run_id ORDER BY r.key",
+		"SELECT r.key, b.kind, b.rows, b.cols, b.encoding, hex(b.data), hex(l.data) FROM embeddings b JOIN runs r ON r.id = b.run_id LEFT JOIN labels l ON l.id = b.labels_id ORDER BY r.key",
 		"SELECT x.experiment, x.profile, r.key, x.position, x.declared FROM experiment_runs x JOIN runs r ON r.id = x.run_id ORDER BY x.experiment, x.profile, r.key",
 		"SELECT experiment, profile, script_sha256, runs, finished_at FROM experiments ORDER BY experiment, profile",
 	} {
@@ -136,6 +136,7 @@ func TestMerge(t *testing.T) {
 		{"run 1 keeps the database's result", fmt.Sprintf("SELECT m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.key = '%s' AND m.name = 'test_error'", canonical(1).Key), "0.125"},
 		{"failed run 2 is replaced by the shard's ok one", fmt.Sprintf("SELECT status || ' ' || (SELECT count(*) FROM epochs WHERE run_id = id) || ' ' || (SELECT rows FROM embeddings WHERE run_id = id) FROM runs WHERE key = '%s'", canonical(2).Key), "ok 7 6"},
 		{"failed run 2 keeps its id", fmt.Sprintf("SELECT id FROM runs WHERE key = '%s'", canonical(2).Key), "2"},
+		{"labels are stored once (of 2, 4 and 6 items; the shard's of 4 are the database's)", "SELECT count(*) FROM labels", "3"},
 		{"run 4 is added whole", fmt.Sprintf("SELECT (SELECT count(*) FROM epochs WHERE run_id = id) || ' ' || (SELECT cols || ' ' || kind FROM embeddings WHERE run_id = id) FROM runs WHERE key = '%s'", canonical(4).Key), "3 2 view"},
 		{"run 4's metrics keep their names", fmt.Sprintf("SELECT group_concat(name || '=' || coalesce(value, 'NULL'), ' ') FROM (SELECT m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.key = '%s' ORDER BY m.name)", canonical(4).Key),
 			"epochs=3.0 knn_error=NULL queries=7.0 test_error=0.125"},
@@ -153,6 +154,11 @@ func TestMerge(t *testing.T) {
 		}
 		if v.String != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, v.String, c.want)
+		}
+	}
+	for seed, want := range map[uint64]string{2: "[0 1 2 3 0 1]", 4: "[0 1]", 3: "[0 1 2 3]"} {
+		if r, err := dst.Get(ctx, canonical(seed).Key); err != nil || fmt.Sprint(r.Outcome.Labels) != want {
+			t.Errorf("run %d's labels: %v, %v; want %s", seed, r.Outcome.Labels, err, want)
 		}
 	}
 	if res, err := dst.IntegrityCheck(ctx); err != nil || res != "ok" {

@@ -162,6 +162,10 @@ func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 	if p.Epochs, err = pruneEpochs(ctx, tx); err != nil {
 		return p, err
 	}
+	// Labels no embedding refers to any more: of the deleted embeddings.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM labels WHERE id NOT IN (SELECT labels_id FROM embeddings WHERE labels_id IS NOT NULL)"); err != nil {
+		return p, fmt.Errorf("store: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return p, fmt.Errorf("store: commit: %w", err)
 	}
@@ -212,15 +216,15 @@ func deleteSuperseded(ctx context.Context, tx *sql.Tx, current func(algorithm st
 // rows, 10-bit quantised (encodingQ10), kind view; its labels stay.
 func storeAsView(ctx context.Context, tx *sql.Tx, id int64) error {
 	var (
-		enc          string
-		rows, cols   int
-		data, labels []byte
+		enc        string
+		rows, cols int
+		data       []byte
 	)
-	if err := tx.QueryRowContext(ctx, "SELECT encoding, rows, cols, data, labels FROM embeddings WHERE run_id = ?", id).
-		Scan(&enc, &rows, &cols, &data, &labels); err != nil {
+	if err := tx.QueryRowContext(ctx, "SELECT encoding, rows, cols, data FROM embeddings WHERE run_id = ?", id).
+		Scan(&enc, &rows, &cols, &data); err != nil {
 		return fmt.Errorf("store: run id %d: %w", id, err)
 	}
-	x, _, err := decodeEmbedding(enc, rows, cols, data, labels)
+	x, _, err := decodeEmbedding(enc, rows, cols, data, nil)
 	if err != nil {
 		return fmt.Errorf("store: run id %d: %w", id, err)
 	}
@@ -236,19 +240,19 @@ func storeAsView(ctx context.Context, tx *sql.Tx, id int64) error {
 // reencode rewrites the embeddings of encoding from in encoding to, and
 // returns how many it rewrote.
 func reencode(ctx context.Context, tx *sql.Tx, from, to string) (int, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT run_id, rows, cols, data, labels FROM embeddings WHERE encoding = ?", from)
+	rows, err := tx.QueryContext(ctx, "SELECT run_id, rows, cols, data FROM embeddings WHERE encoding = ?", from)
 	if err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	type blob struct {
-		id           int64
-		rows, cols   int
-		data, labels []byte
+		id         int64
+		rows, cols int
+		data       []byte
 	}
 	var old []blob
 	for rows.Next() {
 		var b blob
-		if err := rows.Scan(&b.id, &b.rows, &b.cols, &b.data, &b.labels); err != nil {
+		if err := rows.Scan(&b.id, &b.rows, &b.cols, &b.data); err != nil {
 			rows.Close()
 			return 0, fmt.Errorf("store: %w", err)
 		}
@@ -258,7 +262,7 @@ func reencode(ctx context.Context, tx *sql.Tx, from, to string) (int, error) {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	for _, b := range old {
-		x, _, err := decodeEmbedding(from, b.rows, b.cols, b.data, b.labels)
+		x, _, err := decodeEmbedding(from, b.rows, b.cols, b.data, nil)
 		if err != nil {
 			return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
 		}
@@ -274,10 +278,33 @@ func reencode(ctx context.Context, tx *sql.Tx, from, to string) (int, error) {
 }
 
 // Vacuum compacts the database file (VACUUM) and folds the write-ahead log
-// into it, so that the file alone holds every row at its smallest.
+// into it, so that the file alone holds every row at its smallest. A file
+// with pages of another size than pageSize gets pageSize pages, which takes
+// leaving WAL mode for the VACUUM (WAL keeps the page size); where another
+// process has the file open and that cannot be done, the file keeps its
+// page size.
 func (s *Store) Vacuum(ctx context.Context) error {
-	for _, q := range []string{"VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", s.path, err)
+	}
+	defer conn.Close()
+	var size int
+	if err := conn.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err != nil {
+		return fmt.Errorf("store: %s: %w", s.path, err)
+	}
+	steps := []string{"VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"}
+	if size != pageSize {
+		var mode string
+		if err := conn.QueryRowContext(ctx, "PRAGMA journal_mode = DELETE").Scan(&mode); err != nil {
+			return fmt.Errorf("store: %s: %w", s.path, err)
+		}
+		if mode == "delete" { // SQLite answers the mode it kept where it could not switch
+			steps = []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "VACUUM", "PRAGMA journal_mode = WAL"}
+		}
+	}
+	for _, q := range steps {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: %s %s: %w", q, s.path, err)
 		}
 	}

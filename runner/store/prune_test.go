@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -449,5 +450,69 @@ func TestPruneThinsEveryEpochTraces(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("run %d: epochs %v after pruning, want %v", seed, got, want)
 		}
+	}
+}
+
+// pragma returns the answer of PRAGMA name on s.
+func pragma(t *testing.T, s *Store, name string) string {
+	t.Helper()
+	var v string
+	if err := s.DB().QueryRow("PRAGMA " + name).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestPageSize(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	fresh, err := Open(filepath.Join(dir, "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if got, want := pragma(t, fresh, "page_size"), fmt.Sprint(pageSize); got != want {
+		t.Errorf("new database: page_size %s, want %s", got, want)
+	}
+	if got := pragma(t, fresh, "journal_mode"); got != "wal" {
+		t.Errorf("new database: journal_mode %s, want wal", got)
+	}
+
+	// A database an earlier version created, with SQLite's default pages.
+	old := filepath.Join(dir, "old.db")
+	execSQL(t, old, "PRAGMA page_size = 4096", "PRAGMA journal_mode = WAL", "CREATE TABLE kept (x)")
+	s, err := Open(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	put(t, s, record(1, 20, 300), record(2, 20, 300))
+	before := digest(t, s)
+	if got := pragma(t, s, "page_size"); got != "4096" {
+		t.Fatalf("page_size %s before Vacuum, want 4096 (Open must not change an existing file)", got)
+	}
+	// Another connection of the pool open, as while the runner works.
+	busy, err := s.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := busy.PingContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	busy.Close()
+	if err := s.Vacuum(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pragma(t, s, "page_size"), fmt.Sprint(pageSize); got != want {
+		t.Errorf("after Vacuum: page_size %s, want %s", got, want)
+	}
+	if got := pragma(t, s, "journal_mode"); got != "wal" {
+		t.Errorf("after Vacuum: journal_mode %s, want wal", got)
+	}
+	if got := digest(t, s); got != before {
+		t.Error("Vacuum changed the rows")
+	}
+	if got := pragma(t, s, "integrity_check"); got != "ok" {
+		t.Errorf("integrity_check: %s", got)
 	}
 }

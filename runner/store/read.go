@@ -37,8 +37,9 @@ import (
 //   - quantized to 16 bits likewise, gzip-compressed: what databases before
 //     10-bit views hold (Get reads them, and Prune re-quantizes them).
 //
-// embeddings.labels holds the labels as little-endian int32,
-// gzip-compressed.
+// The labels of an embedding's rows are little-endian int32,
+// gzip-compressed, in labels.data; embeddings.labels_id refers to them
+// (NULL without labels).
 const (
 	encodingF32 = "f32le+gzip"
 	encodingF64 = "f64le+gzip"
@@ -97,7 +98,8 @@ func (s *Store) Get(ctx context.Context, key string) (*Record, error) {
 	var rows, cols int
 	var kind, enc string
 	var data, labels []byte
-	err = s.db.QueryRowContext(ctx, "SELECT kind, rows, cols, encoding, data, labels FROM embeddings WHERE run_id = ?", id).
+	err = s.db.QueryRowContext(ctx, `SELECT e.kind, e.rows, e.cols, e.encoding, e.data, l.data FROM embeddings e
+		LEFT JOIN labels l ON l.id = e.labels_id WHERE e.run_id = ?`, id).
 		Scan(&kind, &rows, &cols, &enc, &data, &labels)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):

@@ -2,10 +2,9 @@ package store
 
 // schemaVersion is stored in PRAGMA user_version; Open migrates a database
 // of an older version (see migrations) and refuses one of a newer version.
-const schemaVersion = 3
-
-// schema creates the tables of the current version, schemaV3.
-const schema = schemaV3
+// A new database is created at version 3 (schemaV3) and migrated from there
+// like any other, so that each version's tables are written down once.
+const schemaVersion = 4
 
 // schemaV3 creates the tables of schema version 3. Config fields that are
 // queried often are columns of runs; the full canonical config is in
@@ -159,5 +158,20 @@ DROP TABLE embeddings_v2;
 DROP TABLE epochs_v2;
 DROP TABLE metrics_v2;
 DROP TABLE runs_v2;
+`,
+	// Version 4 stores each distinct labels blob once, in the new table
+	// labels, to which embeddings.labels_id refers instead of a blob of its
+	// own (embeddings.labels): the views of one dataset, size and seed share
+	// their items and so their labels, and on results.db at 7,224 runs 1,157
+	// embeddings held 14 distinct blobs, 249 kB of which 6.6 kB distinct.
+	3: `
+CREATE TABLE labels (
+	id   INTEGER PRIMARY KEY,
+	data BLOB NOT NULL UNIQUE
+);
+INSERT OR IGNORE INTO labels (data) SELECT labels FROM embeddings WHERE labels IS NOT NULL ORDER BY run_id;
+ALTER TABLE embeddings ADD COLUMN labels_id INTEGER REFERENCES labels (id);
+UPDATE embeddings SET labels_id = (SELECT l.id FROM labels l WHERE l.data = embeddings.labels) WHERE labels IS NOT NULL;
+ALTER TABLE embeddings DROP COLUMN labels;
 `,
 }

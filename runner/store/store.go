@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"net/url"
 	"os"
@@ -32,6 +33,12 @@ const DefaultMaxEmbedding = 200_000
 
 // busyTimeout is how long a writer waits for another process's transaction.
 const busyTimeout = 60 * time.Second
+
+// pageSize is the database's page size in bytes, set when Open creates the
+// file and by Vacuum on a file that has another. Measured on results.db at
+// 7,224 runs, vacuumed: 11.26 MB with 8 KiB pages, 11.67 MB with SQLite's
+// default 4 KiB (2 KiB 12.15 MB, 16 KiB 11.58 MB, 64 KiB 11.73 MB).
+const pageSize = 8192
 
 // Store is an open results database.
 type Store struct {
@@ -68,6 +75,9 @@ type Record struct {
 // Open opens (creating if needed) the database at path, in WAL mode with a
 // busy timeout, and brings its schema up to date.
 func Open(path string) (*Store, error) {
+	if err := create(path); err != nil {
+		return nil, err
+	}
 	q := url.Values{}
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 	q.Set("_journal_mode", "WAL")
@@ -84,6 +94,28 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// create makes path an empty database with pageSize pages in WAL mode if
+// it does not exist or is empty: the page size has to be set before the
+// first table and before WAL mode, which keeps the page size it finds.
+func create(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.Size() > 0:
+		return nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("store: %w", err)
+	}
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		return fmt.Errorf("store: open %s: %w", path, err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d; PRAGMA journal_mode = WAL", pageSize)); err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	return db.Close()
 }
 
 // OpenReadOnly opens the existing database at path for reading only: it
@@ -139,14 +171,16 @@ func (s *Store) migrate() error {
 	if v > schemaVersion {
 		return fmt.Errorf("schema version %d is newer than this program's %d", v, schemaVersion)
 	}
-	// Version 0 is a new, empty database: the schema creates it whole.
-	for ; v > 0 && v < schemaVersion; v++ {
+	if v == 0 { // a new, empty database
+		if _, err := tx.Exec(schemaV3); err != nil {
+			return err
+		}
+		v = 3
+	}
+	for ; v < schemaVersion; v++ {
 		if _, err := tx.Exec(migrations[v]); err != nil {
 			return fmt.Errorf("migrating schema version %d to %d: %w", v, v+1, err)
 		}
-	}
-	if _, err := tx.Exec(schema); err != nil {
-		return err
 	}
 	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		return err
@@ -326,13 +360,31 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 			if err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, "INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels) VALUES (?, ?, ?, ?, ?, ?, ?)",
-				id, kind, rows, cols, enc, data, labels); err != nil {
+			var labelsID sql.NullInt64
+			if labels != nil {
+				if labelsID.Int64, err = labelsRow(ctx, tx, labels); err != nil {
+					return err
+				}
+				labelsID.Valid = true
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO embeddings (run_id, kind, rows, cols, encoding, data, labels_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+				id, kind, rows, cols, enc, data, labelsID); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// labelsRow returns the id of the labels row holding the encoded labels
+// blob, adding it if no embedding has stored those labels before.
+func labelsRow(ctx context.Context, tx *sql.Tx, blob []byte) (int64, error) {
+	if _, err := tx.ExecContext(ctx, "INSERT INTO labels (data) VALUES (?) ON CONFLICT (data) DO NOTHING", blob); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, "SELECT id FROM labels WHERE data = ?", blob).Scan(&id)
+	return id, err
 }
 
 // storedEpochs returns the epochs of a trace that Put stores: those at which

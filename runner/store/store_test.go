@@ -417,7 +417,7 @@ func TestOpenReadOnly(t *testing.T) {
 		{"folder", dir, "is not a database file"},
 		{"empty file", empty, "empty.db is not a results database"},
 		{"schema version 1", v1, "v1.db has schema version 1"},
-		{"schema version 2", v2, "v2.db has schema version 2, this program reads version 3"},
+		{"schema version 2", v2, fmt.Sprintf("v2.db has schema version 2, this program reads version %d", schemaVersion)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
