@@ -267,6 +267,26 @@ func v2Database(t *testing.T, path string) {
 	execSQL(t, path, string(dump))
 }
 
+// checkMigrated checks that s, just migrated, is at the current schema
+// version, sound, and without foreign key violations.
+func checkMigrated(t *testing.T, s *Store) {
+	t.Helper()
+	if v := userVersion(t, s); v != schemaVersion {
+		t.Fatalf("user_version %d, want %d", v, schemaVersion)
+	}
+	if res, err := s.IntegrityCheck(context.Background()); err != nil || res != "ok" {
+		t.Errorf("integrity_check = %q, %v", res, err)
+	}
+	if rows, err := s.DB().Query("PRAGMA foreign_key_check"); err != nil {
+		t.Fatal(err)
+	} else {
+		if rows.Next() {
+			t.Error("foreign key violations after the migration")
+		}
+		rows.Close()
+	}
+}
+
 // TestMigrateVersion2 opens the frozen database of schema version 2: every
 // run, metric (NULL included), trace epoch, embedding (float32 and float64)
 // and script execution reads back as version 2 stored it, runs get ids in
@@ -278,20 +298,7 @@ func TestMigrateVersion2(t *testing.T) {
 	path := filepath.Join(dir, "v2.db")
 	v2Database(t, path)
 	s := open(t, path)
-	if v := userVersion(t, s); v != schemaVersion {
-		t.Fatalf("user_version %d, want %d", v, schemaVersion)
-	}
-	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
-		t.Errorf("integrity_check = %q, %v", res, err)
-	}
-	if rows, err := s.DB().Query("PRAGMA foreign_key_check"); err != nil {
-		t.Fatal(err)
-	} else {
-		if rows.Next() {
-			t.Error("foreign key violations after the migration")
-		}
-		rows.Close()
-	}
+	checkMigrated(t, s)
 	var tables string
 	s.DB().QueryRow("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name)").Scan(&tables)
 	if want := "embeddings epochs experiment_runs experiments labels metric_names metric_values metrics runs"; tables != want {
@@ -440,20 +447,7 @@ func TestMigrateVersion3(t *testing.T) {
 
 	s := open(t, path)
 	defer s.Close()
-	if v := userVersion(t, s); v != schemaVersion {
-		t.Fatalf("user_version %d, want %d", v, schemaVersion)
-	}
-	if res, err := s.IntegrityCheck(ctx); err != nil || res != "ok" {
-		t.Errorf("integrity_check = %q, %v", res, err)
-	}
-	if rows, err := s.DB().Query("PRAGMA foreign_key_check"); err != nil {
-		t.Fatal(err)
-	} else {
-		if rows.Next() {
-			t.Error("foreign key violations after the migration")
-		}
-		rows.Close()
-	}
+	checkMigrated(t, s)
 	count := func(q string) int {
 		t.Helper()
 		var n int
