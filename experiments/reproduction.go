@@ -869,7 +869,7 @@ this profile's sizes, so only their order compares.`)
 				}, 1.0)
 			}, "Below the paper profile OENN trains 100 epochs on a coarse width grid; the width needed is then set by training time as much as by capacity."},
 		{"Supplement, OENN width", "Our simulations demonstrate that the width of the hidden layers needs to grow linearly with the embedding dimension.",
-			"The smallest width at which OENN reaches a 5 % train error grows with the dimension d about linearly (log–log slope between 0.5 and 1.5), at fixed n",
+			"The smallest width at which OENN reaches a low train error grows with the dimension d about linearly (log–log slope between 0.5 and 1.5), at fixed n; low: the lowest of 5, 10, 15 and 20 % that every d reaches (the heat map's line between low and high error)",
 			func() (exp.Verdict, string) {
 				var nForDim string
 				noInput := width.Filter(func(r exp.Result) bool { _, input := r.Run.Params["input"]; return !input })
@@ -878,12 +878,22 @@ this profile's sizes, so only their order compares.`)
 				}
 				byDim := noInput.Where("n", nForDim)
 				return byDim.EveryDataset(func(ds exp.Results) (bool, string) {
-					ds2, ws := ds.SmallestReaching("dim", "param:width", exp.TrainError, 0.05)
-					s := exp.LogLogSlope(ds2, ws)
-					if math.IsNaN(s) {
-						return false, fmt.Sprintf("5 %% reached at fewer than two d: %s (NaN)", curve(ds2, ws))
+					// The paper reads a line between low and high error off its
+					// heat map without naming a level; the lowest level every d
+					// reaches draws that line on the widths the grid has.
+					dims := len(ds.Distinct("dim"))
+					for _, level := range []float64{0.05, 0.10, 0.15, 0.20} {
+						ds2, ws := ds.SmallestReaching("dim", "param:width", exp.TrainError, level)
+						if len(ds2) < dims {
+							continue
+						}
+						s := exp.LogLogSlope(ds2, ws)
+						if math.IsNaN(s) {
+							return false, fmt.Sprintf("n %s, one d only: %s (NaN)", nForDim, curve(ds2, ws))
+						}
+						return s >= 0.5 && s <= 1.5, fmt.Sprintf("n %s, width needed for %.0f %% by d: %s; slope %.2f", nForDim, 100*level, curve(ds2, ws), s)
 					}
-					return s >= 0.5 && s <= 1.5, fmt.Sprintf("n %s, width needed by d: %s; slope %.2f", nForDim, curve(ds2, ws), s)
+					return false, fmt.Sprintf("n %s: no level up to 20 %% reached at every d (NaN)", nForDim)
 				}, 1.0)
 			}, "Below the paper profile the widths stop at 80 and d at 8, and 100 epochs may not fit d = 8 at any width."},
 		{"Supplement, OENN width", "Our simulations show that the size of the input encoding needs to grow logarithmically with an increasing number of items and using arbitrary representations of length log n suffices to achieve a small training triplet error (5%).",
@@ -1105,6 +1115,8 @@ func curve(xs, ys []float64) string {
 // over the runs' repetitions (CHAR: 1,797 items, d = 30, λ = 2; time to
 // converge on 2 CPU cores).
 var paperWhy = map[string]string{
+	"The smallest width at which OENN reaches a low train error grows with the dimension d about linearly (log–log slope between 0.5 and 1.5), at fixed n; low: the lowest of 5, 10, 15 and 20 % that every d reaches (the heat map's line between low and high error)": "Only on Uniform, whose points fill all d dimensions, does the width needed grow with d: at width 120 the train error rises from 0.038 (d = 2) to 0.096 (4), 0.118 (16), 0.178 (32) and 0.233 (64), and 10 % takes width 80 at d = 2, 120 at 4 and 160 at 8 and 16, while at 32 and 64 no width of the grid (to 160) reaches it; the paper's own rule w = max(120, 2d·log₂n) asks 1,280 at d = 64, beyond our grid. The Gaussian mixture and CHAR's d principal components lie near a few directions whatever d, and their error at a given width hardly moves with d (CHAR at width 160: 0.038 at d = 2, 0.065–0.090 from 4 to 64), so the width they need does not grow.",
+
 	"t-STE is among the three worst methods in kNN error on most labelled datasets (the paper's Table 3: on 3 of 5)": "Judged on CHAR alone so far (the larger labelled datasets are missing), where the paper's own Table 3 does not put t-STE among the three worst either: its kNN error 0.03 ties with SOE's and FORTE's, behind OENN and STE (0.02), ahead of LLOE, GNMDS, LOE, CKL and CKL-x (0.06–0.08). The finding rests on MNIST, FMNIST and COVTYPE.",
 
 	"SOE's time to converge ranks in the middle half (rank r of k with k/4 < r ≤ 3k/4) on most datasets (the paper's Table 3: 5 of 6)": "On Uniform (10,000 items, d = 2) SOE converges second, 1.3 s after STE's 0.56 s, as in the paper's own Table 3 (1 s after 0.6 s): the paper's 5 of 6 leaves Uniform out too. On CHAR SOE converges first of 10 (4.0 s; STE 4.2 s, t-STE 6.5 s, LOE 9.0 s, CKL-x and LLOE 12 s, FORTE 62 s, CKL 2.2 min, GNMDS 2.5 min, OENN 8.3 min) where Table 3 ranks it 5th (6 s) behind GNMDS (0.7 s) and CKL (1 s), which the authors' code stopped after one step (see the CKL and GNMDS rules), and STE and t-STE (4 and 5 s), as close to SOE there as here. With one-step GNMDS and CKL (variant=1) SOE would rank 3rd of 10 on CHAR, in the middle half.",
