@@ -163,9 +163,34 @@ func TestLabels(t *testing.T) {
 	}
 }
 
+// TestFieldN: a run's n is the number of items it loads, also where it asks
+// for all of them (N = 0): the dataset's paper size (lib/datasets' Spec.N),
+// or on a stand-in asked for more than it holds, all of the stand-in's
+// items. Before, such runs sat at n = 0, the smallest of an n axis.
+func TestFieldN(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		r    Result
+		want string
+	}{
+		{"declared n", Result{Run: Run{Dataset: "gmm", N: 500}, Used: "gmm"}, "500"},
+		{"declared n on a stand-in", Result{Run: Run{Dataset: "usps", N: 7291}, Used: "fmnist"}, "7291"},
+		{"all of a real dataset", Result{Run: Run{Dataset: "char"}, Used: "char"}, "1797"},
+		{"all of a synthetic dataset", Result{Run: Run{Dataset: "uniform"}, Used: "uniform"}, "10000"},
+		{"all of a stand-in", Result{Run: Run{Dataset: "covtype"}, Used: "fmnist"}, "60000"},
+		{"not yet loaded", Result{Run: Run{Dataset: "char"}}, "1797"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.r.Field("n"); got != c.want {
+				t.Errorf("Field(n) = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
 // TestDescribeRuns: one row per declared setting, whose n is the number of
-// items its runs embedded ("all" resolved), as declared while none has run;
-// the counts split by status.
+// items its runs embedded, or while none has run the number they will load
+// (uniform's paper size for all items); the counts split by status.
 func TestDescribeRuns(t *testing.T) {
 	char := Run{Dataset: "char", Dim: 30, Algorithm: "soe"}
 	gmm := Run{Dataset: "gmm", N: 500, Dim: 2, Algorithm: "soe"}
@@ -187,7 +212,7 @@ func TestDescribeRuns(t *testing.T) {
 	}
 	want := []string{
 		"char | 1797 | soe, ste, ckl | 1 / 1 / 1",
-		"uniform | all | soe | 0 / 0 / 1",
+		"uniform | 10000 | soe | 0 / 0 / 1",
 		"gmm | 500 | soe | 0 / 0 / 1",
 	}
 	if !slices.Equal(got, want) {

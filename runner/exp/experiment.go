@@ -351,8 +351,8 @@ func (e *Experiment) observe(rec *store.Record) {
 
 // describeRuns adds the "What was run" table: one row per declared
 // setting, with its algorithms and repetitions. Its n is the number of
-// items the setting's runs embedded (e.g. "all" resolved), or as declared
-// while none has run.
+// items the setting's runs embedded, or while none has run the number they
+// will load (Result.Field's n: "all" resolved).
 func (e *Experiment) describeRuns(rs Results) {
 	type setting struct{ dataset, n, dim, lambda, noise, epochs string }
 	var order []setting
@@ -388,11 +388,7 @@ func (e *Experiment) describeRuns(rs Results) {
 	for _, s := range order {
 		st := status[s]
 		n := strings.Join(items[s], ", ")
-		switch {
-		case n != "":
-		case s.n == "0":
-			n = "all"
-		default:
+		if n == "" {
 			n = s.n
 		}
 		t.Rows = append(t.Rows, []string{s.dataset, n, s.dim, s.lambda, s.noise, s.epochs, strings.Join(algs[s], ", "),
