@@ -1,6 +1,7 @@
 package exp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -9,9 +10,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oe-lab/oe/runner/internal/session"
+	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/report"
+	"github.com/oe-lab/oe/runner/store"
 )
 
 func result(alg, dataset string, lambda float64, rep int, status string, testErr float64) Result {
@@ -236,5 +240,31 @@ func TestFiguresWaitingForRuns(t *testing.T) {
 	}
 	if e.figures != 1 {
 		t.Errorf("%d figures drawn, want 1 (char's)", e.figures)
+	}
+}
+
+// TestSharedRunsCountOnce: sections share runs (one configuration, one
+// key), so a script that reads two of them counts each run once in its
+// report's done, missing and estimated cost.
+func TestSharedRunsCountOnce(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	estimate := func(c job.Config) time.Duration { return time.Duration(c.N) * time.Second }
+	e := &Experiment{s: &session.Session{Profile: "paper", Store: st, DeclareOnly: true, Estimate: estimate}, doc: &report.Doc{}}
+	run := func(key string, n int) declared {
+		r := Run{Dataset: "uniform", N: n, Dim: 2, Algorithm: "soe"}
+		return declared{run: r, used: "uniform", job: job.Canonical{Key: key, Config: job.Config{Dataset: "uniform", N: n, Algorithm: "soe"}}}
+	}
+	shared := run("shared", 20)
+	e.collect(context.Background(), []declared{run("first", 10), shared}, "first runs")
+	e.collect(context.Background(), []declared{shared, run("second", 40)}, "second runs")
+	if e.doc.Runs != 0 || e.doc.Missing != 3 || e.doc.MissingCost != 70*time.Second {
+		t.Errorf("%d done, %d missing costing %v; want 0, 3 costing 1m10s", e.doc.Runs, e.doc.Missing, e.doc.MissingCost)
+	}
+	if len(e.results) != 4 {
+		t.Errorf("%d results, want 4 (each read returns all it declares)", len(e.results))
 	}
 }

@@ -101,7 +101,6 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 		}
 	}
 	missing, failed := 0, 0
-	var cost time.Duration
 	for i, d := range todo {
 		e.s.Declare(session.Declaration{Job: d.job, Declared: d.run.declaration(), Dataset: d.used})
 		res := Result{Run: d.run, Used: d.used, Key: d.job.Key, Status: Missing}
@@ -129,7 +128,6 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 			missing++
 			if e.s.Estimate != nil && d.job.Config.Algorithm != "" {
 				res.estimate = e.s.Estimate(d.job.Config)
-				cost += res.estimate
 			}
 		case Failed:
 			failed++
@@ -140,16 +138,23 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 		e.Note(fmt.Sprintf("%d of %d %s are not in the results database yet; run `%s` to execute them.", missing, len(todo), what, e.s.Command))
 	}
 	e.results = append(e.results, out...)
-	// The runs the report draws on are those the store holds.
-	e.doc.Runs, e.doc.Missing = 0, 0
+	// The runs the report draws on are those the store holds. Sections share
+	// runs (a configuration two scripts declare has one key), so a script
+	// that reads several counts each run once.
+	e.doc.Runs, e.doc.Missing, e.doc.MissingCost = 0, 0, 0
+	counted := make(map[string]bool, len(e.results))
 	for _, r := range e.results {
+		if counted[r.Key] {
+			continue
+		}
+		counted[r.Key] = true
 		if r.Status == Missing {
 			e.doc.Missing++
+			e.doc.MissingCost += r.estimate
 		} else {
 			e.doc.Runs++
 		}
 	}
-	e.doc.MissingCost += cost
 	if e.s.DeclareOnly {
 		return out
 	}
