@@ -301,6 +301,12 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 		return err
 	}
 	fmt.Fprintf(msgs, "%s: %v into %s in %s\n", label, sum, opt.DB, time.Since(start).Round(time.Second))
+	if f.budget.d > 0 && sum.Ran == 0 && len(left) > 0 && left[0].Cost > f.budget.d {
+		// Otherwise a budget too small for any run looks like a campaign
+		// with nothing to do.
+		fmt.Fprintf(msgs, "%s: no run fits the budget: the cheapest left is estimated at %s (by the cost model of %s, at one thread)\n",
+			label, report.FormatCost(left[0].Cost), planned.DB)
+	}
 	if shard.N > 0 {
 		if len(left) > 0 {
 			fmt.Fprintf(msgs, "%s: %d runs left, estimated %s\n", label, len(left), report.FormatCost(plan.Total(left)))

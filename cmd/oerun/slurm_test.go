@@ -381,6 +381,14 @@ func TestRunBudget(t *testing.T) {
 	if runs, executions := count(); runs != all-soe || executions != 0 {
 		t.Errorf("--exclude-algorithms soe: %d runs stored, %d executions recorded; want %d, none", runs, executions, all-soe)
 	}
+	// A budget shorter than the cheapest run executes nothing, and says why.
+	_, msgs, code = cli(t, append([]string{"run", "--budget", "1ns"}, args...)...)
+	if code != 0 {
+		t.Fatal(msgs)
+	}
+	if runs, _ := count(); runs != all-soe || !strings.Contains(msgs, "no run fits the budget: the cheapest left is estimated at ") {
+		t.Errorf("--budget 1ns: %d runs stored, want %d; messages do not say that no run fits:\n%s", runs, all-soe, msgs)
+	}
 	if err := runScripts("run", append([]string{"--budget", "1h"}, args...), false); err != nil {
 		t.Fatal(err)
 	}
