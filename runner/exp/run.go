@@ -85,7 +85,7 @@ type Run struct {
 	// besides its metrics and the train error at the stopping rule's checks:
 	// nothing (KeepNone); the 2-D view that the figures drawing it
 	// (EmbeddingGrid, TSNE, Scatter, ExtensionViews) show, computed once
-	// when the run is stored (KeepView: at most 3,000 of the items, the
+	// when the run is stored (KeepView: at most MaxViewPoints of the items, the
 	// embedding itself when d ≤ 2, else its t-SNE view); or the whole
 	// embedding, for a computation that needs it later (KeepFull). Either
 	// is stored up to oerun's --max-embedding values (runner/store says how

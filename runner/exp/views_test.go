@@ -1,6 +1,7 @@
 package exp
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
@@ -141,7 +142,7 @@ func TestExtensionViewsFromView(t *testing.T) {
 					t.Errorf("figures %q, notes %q; want a note %q", captions, notes, tc.wantNote)
 				}
 			case len(captions) != 1 || !strings.Contains(captions[0], "of the 3000 training items (left) and the 500 new items") ||
-				!strings.Contains(captions[0], "3000 of the 3500 items are drawn") || notes != "":
+				!strings.Contains(captions[0], fmt.Sprintf("%d of the 3500 items are drawn", MaxViewPoints)) || notes != "":
 				t.Errorf("figures %q, notes %q", captions, notes)
 			}
 		})

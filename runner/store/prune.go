@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/oe-lab/oe/runner/job"
 )
 
@@ -13,8 +15,9 @@ import (
 type Pruned struct {
 	// Embeddings counts the embeddings deleted, Views the whole ones now
 	// stored as their view, Reencoded the float64 ones kept that are now
-	// float32, and Requantized the 16-bit views now 10-bit.
-	Embeddings, Views, Reencoded, Requantized int
+	// float32, Requantized the 16-bit views now 10-bit, and Thinned the
+	// views now of fewer rows.
+	Embeddings, Views, Reencoded, Requantized, Thinned int
 	// Epochs counts the trace rows deleted.
 	Epochs int
 	// Superseded counts the runs deleted as computed by another version of
@@ -26,10 +29,11 @@ type Pruned struct {
 
 // String reads like "958 superseded runs deleted, 778 embeddings deleted,
 // 137 stored as views, 210 re-encoded as float32, 1099 views re-quantized to
-// 10 bits, 80687 trace rows deleted: 26804224 → 4100096 bytes".
+// 10 bits, 333 views thinned, 80687 trace rows deleted: 26804224 → 4100096
+// bytes".
 func (p Pruned) String() string {
-	return fmt.Sprintf("%d superseded runs deleted, %d embeddings deleted, %d stored as views, %d re-encoded as float32, %d views re-quantized to 10 bits, %d trace rows deleted: %d → %d bytes",
-		p.Superseded, p.Embeddings, p.Views, p.Reencoded, p.Requantized, p.Epochs, p.Before, p.After)
+	return fmt.Sprintf("%d superseded runs deleted, %d embeddings deleted, %d stored as views, %d re-encoded as float32, %d views re-quantized to 10 bits, %d views thinned, %d trace rows deleted: %d → %d bytes",
+		p.Superseded, p.Embeddings, p.Views, p.Reencoded, p.Requantized, p.Thinned, p.Epochs, p.Before, p.After)
 }
 
 // Keep is what Prune keeps of a run's stored embedding.
@@ -51,10 +55,12 @@ type PruneRules struct {
 	// script that has not completed yet (a campaign under way) does. nil
 	// keeps every embedding whole.
 	Keep func(declared []string) Keep
-	// ViewRows is the number of rows up to which a 2-column embedding is its
-	// own view (the view keeps every row and does not transform a 2-D
-	// embedding): a whole one of at most ViewRows rows that Keep keeps as a
-	// view is stored as the view (10-bit, as Put stores views). 0: none.
+	// ViewRows is the most rows of a view (exp.MaxViewPoints): a 2-column
+	// embedding of at most ViewRows rows is its own view (the view keeps
+	// every row and does not transform a 2-D embedding), so a whole one
+	// that Keep keeps as a view is stored as the view (10-bit, as Put
+	// stores views); a view of more rows, stored when the cap was higher,
+	// is thinned to ViewRows of them (see thinView). 0: neither.
 	ViewRows int
 	// Declared, when not nil, holds the declarations (exp.Run as JSON) that
 	// the scripts make now, by run key: a run that no execution lists but
@@ -75,6 +81,7 @@ type PruneRules struct {
 //     script execution lists, as rules.Keep decides (see PruneRules);
 //   - re-encodes the float64 embeddings it keeps as float32, and the
 //     16-bit views as 10-bit ones, as Put writes them;
+//   - thins the views of more than rules.ViewRows rows to that many;
 //   - deletes the trace rows that Put does not write (storedEpochs);
 //   - when rules.Current is not nil, deletes every run that no script
 //     execution lists and that an earlier or other version computed: its
@@ -158,6 +165,11 @@ func (s *Store) Prune(ctx context.Context, rules PruneRules) (Pruned, error) {
 	}
 	if p.Requantized, err = reencode(ctx, tx, encodingQ16, encodingQ10); err != nil {
 		return p, err
+	}
+	if rules.ViewRows > 0 {
+		if p.Thinned, err = thinViews(ctx, tx, rules.ViewRows); err != nil {
+			return p, err
+		}
 	}
 	if p.Epochs, err = pruneEpochs(ctx, tx); err != nil {
 		return p, err
@@ -275,6 +287,80 @@ func reencode(ctx context.Context, tx *sql.Tx, from, to string) (int, error) {
 		}
 	}
 	return len(old), nil
+}
+
+// thinViews rewrites every view of more than most rows as thinView does,
+// with its labels, and returns how many it rewrote. Labels rows no
+// embedding refers to any more are deleted after (Prune).
+func thinViews(ctx context.Context, tx *sql.Tx, most int) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT e.run_id, e.rows, e.cols, e.encoding, e.data, l.data FROM embeddings e
+		LEFT JOIN labels l ON l.id = e.labels_id WHERE e.kind = ? AND e.rows > ? ORDER BY e.run_id`, kindView, most)
+	if err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	type blob struct {
+		id           int64
+		rows, cols   int
+		enc          string
+		data, labels []byte
+	}
+	var wide []blob
+	for rows.Next() {
+		var b blob
+		if err := rows.Scan(&b.id, &b.rows, &b.cols, &b.enc, &b.data, &b.labels); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("store: %w", err)
+		}
+		wide = append(wide, b)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	for _, b := range wide {
+		x, labels, err := decodeEmbedding(b.enc, b.rows, b.cols, b.data, b.labels)
+		if err != nil {
+			return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
+		}
+		x, labels = thinView(x, labels, most)
+		data, lab, err := encodeEmbedding(x, labels, encodingQ10)
+		if err != nil {
+			return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
+		}
+		var labelsID sql.NullInt64
+		if lab != nil {
+			if labelsID.Int64, err = labelsRow(ctx, tx, lab); err != nil {
+				return 0, fmt.Errorf("store: run id %d: %w", b.id, err)
+			}
+			labelsID.Valid = true
+		}
+		if _, err := tx.ExecContext(ctx, "UPDATE embeddings SET rows = ?, encoding = ?, data = ?, labels_id = ? WHERE run_id = ?",
+			most, encodingQ10, data, labelsID, b.id); err != nil {
+			return 0, fmt.Errorf("store: %w", err)
+		}
+	}
+	return len(wide), nil
+}
+
+// thinView returns the rows i·m/most (i < most) of the m-row view x and
+// their labels (nil without). A view keeps the rows j·n/m of an n-item
+// embedding (exp's viewRows), so where most divides m these are the rows
+// j·n/most, those a view of at most most rows keeps: the thinned view of a
+// 2-D embedding is the view stored now.
+func thinView(x *mat.Dense, labels []int, most int) (*mat.Dense, []int) {
+	m, cols := x.Dims()
+	out := mat.NewDense(most, cols, nil)
+	var lab []int
+	if labels != nil {
+		lab = make([]int, most)
+	}
+	for i := 0; i < most; i++ {
+		src := i * m / most
+		out.SetRow(i, x.RawRowView(src))
+		if labels != nil {
+			lab[i] = labels[src]
+		}
+	}
+	return out, lab
 }
 
 // Vacuum compacts the database file (VACUUM) and folds the write-ahead log

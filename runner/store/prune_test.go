@@ -378,6 +378,60 @@ func TestPruneStoresViews(t *testing.T) {
 	}
 }
 
+// TestPruneThinsViews: a view of more than ViewRows rows keeps ViewRows of
+// them spread evenly (rows i·m/ViewRows), with their labels; a view of at
+// most ViewRows rows and an embedding stored whole stay as they are.
+func TestPruneThinsViews(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	rowsOf := map[uint64]int{1: 12, 2: 4, 3: 12}
+	for seed := uint64(1); seed <= 3; seed++ {
+		r := record(seed, 3, rowsOf[seed])
+		r.View = seed != 3
+		if err := s.Put(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Prune(ctx, PruneRules{ViewRows: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Thinned != 1 || p.Views != 0 || p.Embeddings != 0 {
+		t.Errorf("pruned %+v, want 1 view thinned, nothing else", p)
+	}
+	for seed, keep := range map[uint64][]int{1: {0, 3, 6, 9}, 2: {0, 1, 2, 3}, 3: upTo(12)} {
+		r, err := s.Get(ctx, canonical(seed).Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := record(seed, 3, rowsOf[seed]).Outcome
+		want := mat.NewDense(len(keep), 2, nil)
+		var labels []int
+		for i, k := range keep {
+			if seed == 3 {
+				k-- // upTo counts from 1
+			}
+			want.SetRow(i, full.Embedding.RawRowView(k))
+			labels = append(labels, full.Labels[k])
+		}
+		// Half a 10-bit step of the range of the view as stored (11) and
+		// as thinned, at most as wide.
+		tol := 0.0
+		if r.View {
+			tol = 11.0 / 1023
+		}
+		if r.View != (seed != 3) || !mat.EqualApprox(r.Outcome.Embedding, want, tol) || !slices.Equal(r.Outcome.Labels, labels) {
+			t.Errorf("run %d: view %v, %v labels %v; want %v labels %v", seed, r.View, mat.Formatted(r.Outcome.Embedding),
+				r.Outcome.Labels, mat.Formatted(want), labels)
+		}
+	}
+	var orphans int
+	s.DB().QueryRow("SELECT count(*) FROM labels WHERE id NOT IN (SELECT labels_id FROM embeddings WHERE labels_id IS NOT NULL)").Scan(&orphans)
+	if orphans != 0 {
+		t.Errorf("%d labels rows no embedding refers to", orphans)
+	}
+}
+
 // every returns a train error at each of epochs 1 to n.
 func every(n int) []float64 {
 	out := make([]float64, n)

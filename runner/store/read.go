@@ -31,8 +31,8 @@ import (
 //     least significant bit first: what Put writes for a view, which is only
 //     drawn. A step of 1/1,023 of the column's range is finer than the
 //     pixels of any panel that draws a view (the largest, a 4-inch scatter
-//     plot, is 384 pixels wide at 96 dpi), and a view takes 7.5 KB instead
-//     of float32's 24 KB (3,000 items' t-SNE coordinates). gzip gains
+//     plot, is 384 pixels wide at 96 dpi), and a view takes 2.5 KB instead
+//     of float32's 8 KB (1,000 items' t-SNE coordinates). gzip gains
 //     nothing on such codes, so none is applied;
 //   - quantized to 16 bits likewise, gzip-compressed: what databases before
 //     10-bit views hold (Get reads them, and Prune re-quantizes them).

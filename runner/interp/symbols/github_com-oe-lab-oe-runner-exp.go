@@ -50,7 +50,7 @@ func init() {
 		"MajorityTestError":     reflect.ValueOf(constant.MakeFromLiteral("\"majority_test_error\"", token.STRING, 0)),
 		"MajorityVote":          reflect.ValueOf(exp.MajorityVote),
 		"MaxItems":              reflect.ValueOf(exp.MaxItems),
-		"MaxViewPoints":         reflect.ValueOf(constant.MakeFromLiteral("3000", token.INT, 0)),
+		"MaxViewPoints":         reflect.ValueOf(constant.MakeFromLiteral("1000", token.INT, 0)),
 		"Missing":               reflect.ValueOf(constant.MakeFromLiteral("\"missing\"", token.STRING, 0)),
 		"NewTable":              reflect.ValueOf(exp.NewTable),
 		"NoNoise":               reflect.ValueOf(exp.NoNoise),
