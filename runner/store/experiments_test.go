@@ -301,7 +301,7 @@ func TestMigrateVersion2(t *testing.T) {
 	checkMigrated(t, s)
 	var tables string
 	s.DB().QueryRow("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name)").Scan(&tables)
-	if want := "embeddings epochs experiment_runs experiments labels metric_names metric_values metrics runs"; tables != want {
+	if want := "embeddings epochs experiment_runs experiments hosts labels metric_names metric_values metrics runs"; tables != want {
 		t.Errorf("tables %q, want %q", tables, want)
 	}
 

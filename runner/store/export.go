@@ -19,8 +19,15 @@ var runTableColumns = []string{"key", "status", "error", "dataset", "stands_in_f
 // runs (runTableColumns) and then one column per metric name any of them
 // measured, sorted; a metric a run lacks (or stored as NULL) is empty.
 func (s *Store) RunTable(ctx context.Context, experiment, profile string) (header []string, rows [][]string, err error) {
-	q := "SELECT " + "r." + strings.Join(runTableColumns, ", r.") + `
-		FROM experiment_runs x JOIN runs r ON r.id = x.run_id
+	cols := make([]string, len(runTableColumns))
+	for i, c := range runTableColumns {
+		cols[i] = "r." + c
+		if c == "host" || c == "git_commit" { // of hosts (schema version 5)
+			cols[i] = "h." + c
+		}
+	}
+	q := "SELECT " + strings.Join(cols, ", ") + `
+		FROM experiment_runs x JOIN runs r ON r.id = x.run_id LEFT JOIN hosts h ON h.id = r.host_id
 		WHERE x.experiment = ? AND x.profile = ? ORDER BY x.position`
 	res, err := s.db.QueryContext(ctx, q, experiment, profile)
 	if err != nil {

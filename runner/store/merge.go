@@ -157,6 +157,11 @@ func mergeRuns(ctx context.Context, tx *sql.Tx) (Merged, error) {
 		}
 	}
 	cols := strings.Join(runColumns, ", ")
+	// The shard's host ids are its own: a run takes the id of the same
+	// machine and build in the database (added by the step before).
+	shardCols := strings.Replace(cols, "host_id", `(SELECT mh.id FROM main.hosts mh JOIN shard.hosts sh ON sh.host = mh.host
+		AND sh.os = mh.os AND sh.cpu = mh.cpu AND sh.cores = mh.cores AND sh.gpu = mh.gpu AND sh.go_version = mh.go_version
+		AND sh.git_commit = mh.git_commit WHERE sh.id = shard.runs.host_id)`, 1)
 	set := make([]string, len(runColumns)-1)
 	for i, c := range runColumns[1:] {
 		set[i] = c + " = excluded." + c
@@ -166,10 +171,14 @@ func mergeRuns(ctx context.Context, tx *sql.Tx) (Merged, error) {
 		// change what the condition sees).
 		`CREATE TEMP TABLE merge_take AS SELECT r.key FROM shard.runs r LEFT JOIN main.runs m ON m.key = r.key
 			WHERE m.key IS NULL OR (m.status = 'failed' AND r.status = 'ok')`,
+		// Hosts are stored once: the shard's are matched to the database's by content.
+		`INSERT OR IGNORE INTO main.hosts (host, os, cpu, cores, gpu, go_version, git_commit)
+			SELECT host, os, cpu, cores, gpu, go_version, git_commit FROM shard.hosts WHERE id IN
+			(SELECT host_id FROM shard.runs WHERE key IN (SELECT key FROM temp.merge_take)) ORDER BY id`,
 		// A failed run is updated in place, as Put does (upsertRun), so that
 		// it keeps its id and experiment_runs keeps it. New runs get ids in
 		// the order they finished, as the migration to version 3 gave them.
-		"INSERT INTO main.runs (" + cols + ") SELECT " + cols + " FROM shard.runs WHERE key IN (SELECT key FROM temp.merge_take) " +
+		"INSERT INTO main.runs (" + cols + ") SELECT " + shardCols + " FROM shard.runs WHERE key IN (SELECT key FROM temp.merge_take) " +
 			"ORDER BY julianday(finished_at), key ON CONFLICT (key) DO UPDATE SET " + strings.Join(set, ", "),
 		// Ids are the database's own: the shard's rows are remapped by key.
 		`CREATE TEMP TABLE merge_ids AS SELECT s.id AS shard_id, m.id AS main_id FROM shard.runs s JOIN main.runs m ON m.key = s.key

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oe-lab/oe/runner/hostinfo"
 	"github.com/oe-lab/oe/runner/job"
 )
 
@@ -114,10 +115,12 @@ func TestMerge(t *testing.T) {
 	// failed; a newer execution of a, an older one of c, a new one b. Its
 	// ids and metric ids differ from the database's: run 4, stored first
 	// with its view, measured "queries", a metric the database lacks, which
-	// sorts before "test_error".
+	// sorts before "test_error", on another machine (the shard's host 1; the
+	// others ran where the database's did, its host 1, the shard's 2).
 	four := record(4, 3, 2)
 	four.Outcome.Metrics[job.Queries] = 7
 	four.View = true
+	four.Host = hostinfo.Host{Name: "gpu1", OS: "linux/amd64", CPU: "Xeon", Cores: 16, GPU: "H200", GoVersion: "go1.26.8", Commit: "abc"}
 	put(t, shard, four, withTestError(record(1, 5, 4), 0.5), record(2, 7, 6), failed(5))
 	recordAt(t, shard, "a", "quick", t0.Add(time.Minute), 1, 2, 4)
 	recordAt(t, shard, "c", "quick", t0, 4)
@@ -140,6 +143,9 @@ func TestMerge(t *testing.T) {
 		{"run 4 is added whole", fmt.Sprintf("SELECT (SELECT count(*) FROM epochs WHERE run_id = id) || ' ' || (SELECT cols || ' ' || kind FROM embeddings WHERE run_id = id) FROM runs WHERE key = '%s'", canonical(4).Key), "3 2 view"},
 		{"run 4's metrics keep their names", fmt.Sprintf("SELECT group_concat(name || '=' || coalesce(value, 'NULL'), ' ') FROM (SELECT m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.key = '%s' ORDER BY m.name)", canonical(4).Key),
 			"epochs=3.0 knn_error=NULL queries=7.0 test_error=0.125"},
+		{"hosts are stored once, the shard's matched to the database's by content (this machine, the failed runs' unknown one, gpu1)", "SELECT count(*) FROM hosts", "3"},
+		{"run 4 keeps its machine", fmt.Sprintf("SELECT h.host || ' ' || h.gpu || ' ' || h.cores FROM runs r JOIN hosts h ON h.id = r.host_id WHERE r.key = '%s'", canonical(4).Key), "gpu1 H200 16"},
+		{"run 2 takes the database's id of its machine", fmt.Sprintf("SELECT host_id FROM runs WHERE key = '%s'", canonical(2).Key), "1"},
 		{"added runs get the next ids", "SELECT group_concat(id || ':' || seed, ' ') FROM (SELECT id, seed FROM runs ORDER BY id)", "1:1 2:2 3:3 4:4 5:5"},
 		{"failed run 5 is added", fmt.Sprintf("SELECT status || ' ' || error FROM runs WHERE key = '%s'", canonical(5).Key), "failed diverged"},
 		{"the shard's newer execution of a replaces the database's", "SELECT group_concat(declared, ' ') FROM (SELECT declared FROM experiment_runs WHERE experiment = 'a' ORDER BY position)", `{"seed":1} {"seed":2} {"seed":4}`},

@@ -68,8 +68,11 @@ func (s *Store) Get(ctx context.Context, key string) (*Record, error) {
 	var cfg, start, end string
 	var threads int
 	var stop string
-	err := s.db.QueryRowContext(ctx, `SELECT id, status, error, config, algorithm_version, stop_reason, threads,
-		started_at, finished_at, host, os, cpu, cores, gpu, go_version, git_commit FROM runs WHERE key = ?`, key).
+	// A run whose host is not known (host_id NULL) reads as the zero Host.
+	err := s.db.QueryRowContext(ctx, `SELECT r.id, r.status, r.error, r.config, r.algorithm_version, r.stop_reason, r.threads,
+		r.started_at, r.finished_at, coalesce(h.host, ''), coalesce(h.os, ''), coalesce(h.cpu, ''), coalesce(h.cores, 0),
+		coalesce(h.gpu, ''), coalesce(h.go_version, ''), coalesce(h.git_commit, '')
+		FROM runs r LEFT JOIN hosts h ON h.id = r.host_id WHERE r.key = ?`, key).
 		Scan(&id, &r.Status, &r.Error, &cfg, &r.Job.Version, &stop, &threads, &start, &end,
 			&r.Host.Name, &r.Host.OS, &r.Host.CPU, &r.Host.Cores, &r.Host.GPU, &r.Host.GoVersion, &r.Host.Commit)
 	if errors.Is(err, sql.ErrNoRows) {

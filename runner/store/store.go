@@ -282,7 +282,7 @@ func (s *Store) Put(ctx context.Context, r Record) error {
 // but the id, which SQLite assigns.
 var runColumns = []string{"key", "status", "error", "config", "dataset", "stands_in_for", "n", "dim",
 	"lambda", "noise", "noise_level", "algorithm", "algorithm_version", "eval_version", "seed", "rep", "backend", "stop_reason",
-	"threads", "started_at", "finished_at", "host", "os", "cpu", "cores", "gpu", "go_version", "git_commit"}
+	"threads", "started_at", "finished_at", "host_id"}
 
 // upsertRun writes a run and returns its id, overwriting a stored failed one
 // in place: an UPDATE rather than DELETE and INSERT, which keeps the run's id
@@ -305,13 +305,15 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 	if r.Outcome != nil {
 		stop, threads = r.Outcome.StopReason, r.Outcome.Threads
 	}
-	h := r.Host
+	host, err := hostRow(ctx, tx, r.Host)
+	if err != nil {
+		return err
+	}
 	var id int64
-	err := tx.QueryRowContext(ctx, upsertRun,
+	err = tx.QueryRowContext(ctx, upsertRun,
 		r.Job.Key, r.Status, r.Error, string(r.Job.JSON), c.Dataset, c.StandsInFor, c.N, c.Dim,
 		c.Lambda, c.Noise, c.NoiseLevel, c.Algorithm, r.Job.Version, job.EvalVersion, int64(c.Seed), c.Rep, c.Backend, stop,
-		threads, r.Start.UTC().Format(time.RFC3339Nano), r.End.UTC().Format(time.RFC3339Nano),
-		h.Name, h.OS, h.CPU, h.Cores, h.GPU, h.GoVersion, h.Commit).Scan(&id)
+		threads, r.Start.UTC().Format(time.RFC3339Nano), r.End.UTC().Format(time.RFC3339Nano), host).Scan(&id)
 	if err != nil || r.Outcome == nil {
 		return err
 	}
@@ -374,6 +376,19 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 		}
 	}
 	return nil
+}
+
+// hostRow returns the id of the hosts row of h, adding it if no run has
+// recorded that machine and build before.
+func hostRow(ctx context.Context, tx *sql.Tx, h hostinfo.Host) (int64, error) {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO hosts (host, os, cpu, cores, gpu, go_version, git_commit) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT DO NOTHING`, h.Name, h.OS, h.CPU, h.Cores, h.GPU, h.GoVersion, h.Commit); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM hosts WHERE host = ? AND os = ? AND cpu = ? AND cores = ? AND gpu = ?
+		AND go_version = ? AND git_commit = ?`, h.Name, h.OS, h.CPU, h.Cores, h.GPU, h.GoVersion, h.Commit).Scan(&id)
+	return id, err
 }
 
 // labelsRow returns the id of the labels row holding the encoded labels
