@@ -37,7 +37,8 @@ func (o DenseOperator) MulTo(dst, src *mat.Dense) { dst.Mul(o.A, src) }
 // EigenOptions tune TopEigen. Zero values mean the defaults.
 type EigenOptions struct {
 	// Oversample is the number of block columns beyond k (default
-	// max(4, k/2)); more columns speed convergence when eigenvalues cluster.
+	// DefaultOversample(k)); more columns speed convergence when
+	// eigenvalues cluster.
 	Oversample int
 	// Depth is the largest number of blocks of the Krylov basis before a
 	// restart (default 3).
@@ -53,9 +54,15 @@ type EigenOptions struct {
 	Seed uint64
 }
 
+// DefaultOversample is the block columns beyond k that TopEigen adds by
+// default, max(4, k/2): the methods' projections to rank d work on blocks of
+// d + DefaultOversample(d) columns, whose orthonormalisation is a cost of
+// every epoch that grows with n, not with the triplets (runner/plan).
+func DefaultOversample(k int) int { return max(4, k/2) }
+
 func (o EigenOptions) withDefaults(k int) EigenOptions {
 	if o.Oversample <= 0 {
-		o.Oversample = max(4, k/2)
+		o.Oversample = DefaultOversample(k)
 	}
 	if o.Depth <= 1 {
 		o.Depth = 3

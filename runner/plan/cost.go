@@ -24,10 +24,12 @@ import (
 // embed.Family: its default cap on epochs (the library's) and the seconds
 // per unit of fit work measured on the 2-core development machine, used
 // where a database holds none of its runs: Calibrate on results.db at
-// commit 686a5de (776 quick-profile runs, one thread each), and for the
+// commit 686a5de (776 quick-profile runs, one thread each), for the
 // methods whose work counts tripletCoordinates (soe, ste, tste, cklx, lloe)
 // on the paper campaign's database of 2026-11-23 (5,989 runs of the quick
-// and paper profiles).
+// and paper profiles), and for the Gram methods, whose work counts
+// gramBlockWork, on that of 2026-11-27 (572 GNMDS, 589 CKL and 676 FORTE
+// runs).
 type method struct {
 	maxEpochs int
 	rate      float64
@@ -38,9 +40,9 @@ var methods = map[string]method{
 	"ste":   {tripletloss.DefaultMaxEpochs, 8.7e-10},
 	"tste":  {tripletloss.DefaultMaxEpochs, 2.2e-9},
 	"cklx":  {tripletloss.DefaultMaxEpochs, 7.0e-10},
-	"gnmds": {gram.DefaultMaxEpochs, 1.8e-8},
-	"ckl":   {gram.DefaultMaxEpochs, 9.7e-9},
-	"forte": {gram.DefaultMaxEpochs, 2.2e-8},
+	"gnmds": {gram.DefaultMaxEpochs, 3.6e-9},
+	"ckl":   {gram.DefaultMaxEpochs, 3.5e-9},
+	"forte": {gram.DefaultMaxEpochs, 2.2e-9},
 	"oenn":  {oenn.DefaultMaxEpochs, 7.6e-11},
 	"loe":   {landmark.DefaultLOEIterations, 3.3e-8},
 	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 1.1e-9},
@@ -73,6 +75,18 @@ const (
 	// misestimate it brings to 1.0 with 80 % of them within 0.45–1.3 (the
 	// network's term alone: 0.12–2.3, widths ≤ 40 overestimated 5×).
 	oennTripletWork = 12
+	// gramBlockWork is what one item costs in an epoch of a Gram method
+	// beyond its triplets, per squared column of the eigensolver's block
+	// (b = d + gram.DefaultOversample(d)): the projection to rank d
+	// orthonormalises n×b blocks, which dominates an epoch when the
+	// triplets are few for the items (Birch's 10,000 points at λ = 0.05:
+	// 39 ms an epoch of CKL where its triplets' part is 0.5 ms). Fitted on
+	// the 1,095 CKL, GNMDS and FORTE fits of a second or more in the
+	// campaign database of 2026-11-27, given each one's epochs: the median
+	// misestimate goes from 2.7, 2.3 and 7.5 (the triplets' term alone) to
+	// 1.8, 1.8 and 2.5, the 90th percentile from 24, 15 and 28 to 4.3, 3.6
+	// and 10 (10 to 100 fit about as well).
+	gramBlockWork = 30
 )
 
 // Model estimates how long a run takes on this machine: the time to set it
@@ -84,7 +98,8 @@ const (
 // d dimensions and T = ⌈λ·n·d·log₂n⌉ triplets (or oracle queries):
 //
 //	soe, ste, tste, cklx   T·(d + 50)                (one pass over the triplets; see tripletCoordinates)
-//	gnmds, ckl, forte      min(2T, n²)·d             (the step's sparsity pattern times the n×d block)
+//	gnmds, ckl, forte      min(2T, n²)·d + 30·n·b²   (the step's sparsity pattern times the n×d block, and the
+//	                       projection's n×b blocks, b = d + gram.DefaultOversample(d); see gramBlockWork)
 //	oenn                   ⌈T/B⌉·min(3B, n)·w(α+2w+d) + 12·T·(d + 50)
 //	                       (B the batch; the run's width w, default oenn.Width(n, d), and input length α, default ⌈log₂n⌉;
 //	                       see oennTripletWork)
@@ -343,7 +358,8 @@ func (sz size) fitWork(c job.Config, epochs int) float64 {
 	n, d, t, e := float64(sz.n), float64(sz.d), float64(sz.triplets), float64(epochs)
 	switch family(c.Algorithm) {
 	case embed.FamilyGram:
-		return e * math.Min(2*t, n*n) * d
+		b := d + float64(gram.DefaultOversample(sz.d))
+		return e * (math.Min(2*t, n*n)*d + gramBlockWork*n*b*b)
 	case embed.FamilyNeural:
 		batch := float64(oenn.DefaultBatchSize)
 		if c.BatchSize > 0 {
