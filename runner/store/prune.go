@@ -406,15 +406,15 @@ func (s *Store) size() (int64, error) {
 }
 
 // pruneEpochs deletes the trace rows that Put does not write (storedEpochs):
-// the epochs without a train error but the last, and of a trace measured at
-// every epoch (as many measured rows as epochs) those after denseEpochs
-// that are not multiples of traceStride, but the last. It returns how many
-// rows it deleted.
+// every row of a trace not measured at every epoch (without a train error
+// at epoch 1: the stopping rule's checks), and of a trace measured at every
+// epoch not yet thinned (as many measured rows as epochs) those after
+// denseEpochs that are not multiples of traceStride, but the last. It
+// returns how many rows it deleted.
 func pruneEpochs(ctx context.Context, tx *sql.Tx) (int, error) {
 	deleted := 0
 	for _, q := range []string{
-		`DELETE FROM epochs WHERE train_error IS NULL
-		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_id = epochs.run_id)`,
+		`DELETE FROM epochs WHERE run_id NOT IN (SELECT run_id FROM epochs WHERE epoch = 1 AND train_error IS NOT NULL)`,
 		fmt.Sprintf(`DELETE FROM epochs WHERE epoch > %d AND epoch %% %d != 0
 		AND run_id IN (SELECT run_id FROM epochs GROUP BY run_id HAVING count(train_error) = max(epoch))
 		AND epoch < (SELECT max(l.epoch) FROM epochs l WHERE l.run_id = epochs.run_id)`, denseEpochs, traceStride),

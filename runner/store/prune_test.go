@@ -15,9 +15,9 @@ import (
 	"github.com/oe-lab/oe/lib/embed"
 )
 
-// TestStoredEpochs: Put keeps of a trace the epochs with a measured train
-// error (the stopping rule's checks) and the last one; of a trace measured
-// at every epoch, epochs 1 to 20, every fifth and the last.
+// TestStoredEpochs: Put keeps no trace of the stopping rule's checks (a
+// trace with an epoch not measured); of a trace measured at every epoch (a
+// convergence curve), epochs 1 to 20, every fifth and the last.
 func TestStoredEpochs(t *testing.T) {
 	nan := math.NaN()
 	tests := []struct {
@@ -25,15 +25,15 @@ func TestStoredEpochs(t *testing.T) {
 		train []float64 // train error per epoch 1, 2, ...
 		want  []int     // epochs stored
 	}{
-		{"checks every second epoch and the last", []float64{nan, 0.4, nan, 0.3, nan}, []int{2, 4, 5}},
-		{"a check at the last epoch once", []float64{nan, 0.4, nan, 0.3}, []int{2, 4}},
-		{"no check: the last epoch", []float64{nan, nan, nan}, []int{3}},
+		{"checks every second epoch: none", []float64{nan, 0.4, nan, 0.3, nan}, nil},
+		{"a check at the last epoch once: none", []float64{nan, 0.4, nan, 0.3}, nil},
+		{"no check: none", []float64{nan, nan, nan}, nil},
 		{"every epoch checked", []float64{0.5, 0.4, 0.3}, []int{1, 2, 3}},
-		{"an infinite error counts as not measured", []float64{math.Inf(1), 0.2, nan}, []int{2, 3}},
+		{"an infinite error counts as not measured: none", []float64{math.Inf(1), 0.2, 0.1}, nil},
 		{"no trace", nil, nil},
 		{"30 epochs, every one measured", every(30), append(upTo(20), 25, 30)},
 		{"27 epochs, every one measured", every(27), append(upTo(20), 25, 27)},
-		{"checks every 7th epoch are all kept", checksEvery(7, 30), []int{7, 14, 21, 28, 30}},
+		{"checks every 7th epoch: none", checksEvery(7, 30), nil},
 	}
 	for _, tc := range tests {
 		trace := make([]embed.Epoch, len(tc.train))
@@ -170,7 +170,7 @@ func q16Blob(x *mat.Dense) []byte {
 
 // TestPrune: embeddings that no execution's declarations keep are deleted,
 // those of runs no execution lists stay, kept float64 ones become float32,
-// trace rows between the checks go, and everything else stays.
+// the rows of a trace of checks go, and everything else stays.
 func TestPrune(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "r.db"))
@@ -185,10 +185,15 @@ func TestPrune(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// What a database written before holds: every epoch of run 1's trace,
+	// What a database written before holds: run 1's trace of checks at
+	// epochs 3 and 6 (which Put no longer stores) and the epochs between,
 	// and run 2's embedding as float64.
 	for e := 1; e <= 6; e++ {
-		if _, err := s.DB().Exec("INSERT OR IGNORE INTO epochs (run_id, epoch, loss, train_error, elapsed_seconds) SELECT id, ?, 1, NULL, 0 FROM runs WHERE key = ?", e, canonical(1).Key); err != nil {
+		var train any
+		if e%3 == 0 {
+			train = 0.5
+		}
+		if _, err := s.DB().Exec("INSERT INTO epochs (run_id, epoch, loss, train_error, elapsed_seconds) SELECT id, ?, 1, ?, 0 FROM runs WHERE key = ?", e, train, canonical(1).Key); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -235,8 +240,8 @@ func TestPrune(t *testing.T) {
 	if len(asked) != 3 {
 		t.Errorf("keep asked about %v, want the 3 listed runs with embeddings", asked)
 	}
-	if p.Embeddings != 1 || p.Reencoded != 1 || p.Requantized != 1 || p.Epochs != 4 || p.Before <= 0 || p.After <= 0 {
-		t.Errorf("pruned %+v, want 1 embedding deleted, 1 re-encoded, 1 view re-quantized, 4 epochs (1, 2, 4, 5 of run 1) deleted", p)
+	if p.Embeddings != 1 || p.Reencoded != 1 || p.Requantized != 1 || p.Epochs != 6 || p.Before <= 0 || p.After <= 0 {
+		t.Errorf("pruned %+v, want 1 embedding deleted, 1 re-encoded, 1 view re-quantized, 6 epochs (1 to 6 of run 1) deleted", p)
 	}
 	for seed, keep := range map[uint64]bool{1: true, 2: true, 3: false, 4: true} {
 		r, err := s.Get(ctx, canonical(seed).Key)
@@ -246,8 +251,8 @@ func TestPrune(t *testing.T) {
 		if got := r.Outcome.Embedding != nil; got != keep {
 			t.Errorf("run %d: embedding kept %v, want %v", seed, got, keep)
 		}
-		if epochs := len(r.Outcome.Trace); epochs != 2 {
-			t.Errorf("run %d: %d epochs, want 2 (the checks at 3 and 6)", seed, epochs)
+		if epochs := len(r.Outcome.Trace); epochs != 0 {
+			t.Errorf("run %d: %d epochs, want none (a trace of checks)", seed, epochs)
 		}
 		if r.Outcome.Metrics["test_error"] != 0.125 {
 			t.Errorf("run %d: metrics changed: %v", seed, r.Outcome.Metrics)
@@ -464,7 +469,7 @@ func upTo(n int) []int {
 
 // TestPruneThinsEveryEpochTraces: the rows of a trace measured at every
 // epoch that a database written before holds in full are thinned as Put
-// now stores them; a trace of checks is left as it is.
+// now stores them; a trace of checks is deleted.
 func TestPruneThinsEveryEpochTraces(t *testing.T) {
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "r.db"))
@@ -492,7 +497,7 @@ func TestPruneThinsEveryEpochTraces(t *testing.T) {
 	if _, err := s.Prune(ctx, PruneRules{}); err != nil {
 		t.Fatal(err)
 	}
-	for seed, want := range map[uint64][]int{1: append(upTo(20), 25, 30), 2: {7, 14, 21, 28, 30}} {
+	for seed, want := range map[uint64][]int{1: append(upTo(20), 25, 30), 2: nil} {
 		r, err := s.Get(ctx, canonical(seed).Key)
 		if err != nil {
 			t.Fatal(err)

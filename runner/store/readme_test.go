@@ -30,7 +30,7 @@ func TestReadmeQueries(t *testing.T) {
 	}
 
 	s := open(t, filepath.Join(t.TempDir(), "results.db"))
-	// SOE on CHAR at the quick profile of general: runs 1 (kept as a view)
+	// SOE on CHAR at the quick profile of general and convergence: runs 1 (kept as a view)
 	// and 2 (declared before views, true), 3 (its embedding declared by no
 	// one), and a failed run 4.
 	put(t, s, record(1, 3, 4), record(2, 3, 4), record(3, 3, 4), failed(4))
@@ -39,8 +39,10 @@ func TestReadmeQueries(t *testing.T) {
 	}
 	members := []Member{{Key: canonical(1).Key, Declared: `{"keep_embedding":"view"}`}, {Key: canonical(2).Key, Declared: `{"keep_embedding":true}`},
 		{Key: canonical(3).Key, Declared: `{}`}, {Key: canonical(4).Key, Declared: `{}`}}
-	if err := s.RecordExecution(ctx, "general", "quick", "sha", members); err != nil {
-		t.Fatal(err)
+	for _, experiment := range []string{"general", "convergence"} {
+		if err := s.RecordExecution(ctx, experiment, "quick", "sha", members); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, b := range blocks {
 		q := b[1]
