@@ -43,7 +43,7 @@ func TestDeclare(t *testing.T) {
 			st.before(t)
 		}
 		before := calls.Load()
-		runs, err := Declare(context.Background(), opt(st.script))
+		runs, _, err := Declare(context.Background(), opt(st.script))
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
@@ -120,7 +120,7 @@ func TestDeferLeavesTheExecutionUnrecorded(t *testing.T) {
 func ExampleDeclare() {
 	dir, _ := os.MkdirTemp("", "declare")
 	defer os.RemoveAll(dir)
-	runs, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "results.db"), Profile: "smoke"})
+	runs, _, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "results.db"), Profile: "smoke"})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -91,9 +91,9 @@ type Result struct {
 	Doc *report.Doc
 	// Deferred counts the runs handed to Options.Defer.
 	Deferred int
-	// SkippedForData counts the runs the script left out because their
-	// dataset's files are missing here.
-	SkippedForData int
+	// SkippedForData counts, by dataset, the runs the script left out
+	// because their dataset's files are missing here.
+	SkippedForData map[string]int
 	// declared are the runs the script declared or read, in order.
 	declared []session.Declaration
 }
@@ -179,28 +179,30 @@ func runnable(c job.Config) error {
 // but quietly, with the database opened read-only (a missing one holds no
 // runs), recording nothing and writing no report. `oerun plan` lists the
 // runs so; `oerun run --shard` and `--budget` execute them with
-// execute.Executor's ExecutePending.
-func Declare(ctx context.Context, opt Options) ([]execute.Pending, error) {
+// execute.Executor's ExecutePending. skippedForData counts, by dataset, the
+// runs the script declares but left out because their dataset's files are
+// not here: they are in no plan until the files are.
+func Declare(ctx context.Context, opt Options) (runs []execute.Pending, skippedForData map[string]int, err error) {
 	opt.Quiet, opt.ReportOnly = true, false
 	opt = withDefaults(opt)
 	if err := checkProfile(opt.Profile); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := os.Stat(opt.Script); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st, done, err := openToDeclare(opt.DB)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer done()
-	var runs []execute.Pending
 	opt.declareOnly = true
 	opt.Defer = func(p []execute.Pending) { runs = append(runs, p...) }
-	if _, err := run(ctx, opt, st, nil); err != nil {
-		return nil, err
+	res, err := run(ctx, opt, st, nil)
+	if err != nil {
+		return nil, nil, err
 	}
-	return execute.Unique(runs), nil
+	return execute.Unique(runs), res.SkippedForData, nil
 }
 
 // openToDeclare opens the database at path read-only for declaring scripts,
@@ -392,6 +394,7 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	doc, sum := s.Doc, s.Summary
 	s.Unlock()
 	res.Summary, res.Doc, res.Deferred, res.declared = sum, doc, int(deferred.Load()), s.Declared()
+	res.SkippedForData = s.SkippedForData()
 	if doc == nil {
 		return res, errors.New(opt.Script + ": the script never called exp.Begin, so there is no report")
 	}
@@ -418,8 +421,7 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	// failed half-way must not replace the runs of the last complete one,
 	// nor may one that left runs missing (deferred, missing from a section
 	// it read, or skipped for want of their data files) stand for them.
-	res.SkippedForData = s.SkippedForData()
-	if !opt.ReportOnly && res.Deferred == 0 && doc.Missing == 0 && res.SkippedForData == 0 {
+	if !opt.ReportOnly && res.Deferred == 0 && doc.Missing == 0 && len(res.SkippedForData) == 0 {
 		if err := st.RecordExecution(ctx, name, opt.Profile, hash, s.Members()); err != nil {
 			return res, err
 		}

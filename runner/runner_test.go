@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -477,8 +478,15 @@ func TestSkippedForDataIsNotRecorded(t *testing.T) {
 	}
 	defer st.Close()
 	_, recorded, err := st.LastExecution(context.Background(), "nodata", "smoke")
-	if err != nil || recorded || res.Summary.Ran != 1 {
-		t.Errorf("%v after a run skipped for its data: recorded %v (%v), want the uniform run executed and nothing recorded", res.Summary, recorded, err)
+	if err != nil || recorded || res.Summary.Ran != 1 || !maps.Equal(res.SkippedForData, map[string]int{"mnist": 1}) {
+		t.Errorf("%v after a run skipped for its data (skipped %v): recorded %v (%v), want the uniform run executed, mnist's skipped and nothing recorded",
+			res.Summary, res.SkippedForData, recorded, err)
+	}
+	// Declaring (oerun plan) counts the run it cannot plan, rather than
+	// passing it over in silence.
+	runs, skipped, err := Declare(context.Background(), Options{Script: script, DB: filepath.Join(dir, "empty.db"), Profile: "smoke"})
+	if err != nil || len(runs) != 1 || !maps.Equal(skipped, map[string]int{"mnist": 1}) {
+		t.Errorf("Declare without mnist's files: %d runs, skipped %v (%v), want the uniform run and mnist's counted", len(runs), skipped, err)
 	}
 }
 

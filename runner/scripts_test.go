@@ -36,7 +36,7 @@ func TestExperimentScriptsSmoke(t *testing.T) {
 		// A script may declare nothing only where all its data is missing
 		// (CI without OE_DATA: the material comparisons have no synthetic
 		// fallback).
-		if res.Summary.Ran+res.Summary.Cached == 0 && res.SkippedForData == 0 {
+		if res.Summary.Ran+res.Summary.Cached == 0 && len(res.SkippedForData) == 0 {
 			t.Errorf("%s declared no runs", script)
 		}
 		if st, err := os.Stat(res.Report); err != nil || st.Size() == 0 {
@@ -96,7 +96,7 @@ func TestExperimentScriptsSmoke(t *testing.T) {
 		if script == reproduction {
 			continue
 		}
-		runs, err := Declare(context.Background(), Options{Script: script, DB: filepath.Join(dir, "none.db"), Profile: "smoke"})
+		runs, _, err := Declare(context.Background(), Options{Script: script, DB: filepath.Join(dir, "none.db"), Profile: "smoke"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -162,6 +162,9 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 	if !filter.IsZero() {
 		fmt.Fprintf(w, "%s left out %d more, estimated %s\n", filter, len(left), report.FormatCost(plan.Total(left)))
 	}
+	if note := p.SkippedNote(); note != "" {
+		fmt.Fprintln(w, note)
+	}
 	if len(p.Runs) == 0 {
 		return
 	}
@@ -207,6 +210,9 @@ type planJSON struct {
 	// LeftOutSeconds is their estimated cost.
 	LeftOut        int     `json:"left_out"`
 	LeftOutSeconds float64 `json:"left_out_seconds"`
+	// SkippedForData counts, by dataset, the runs the scripts declare
+	// but the plan lacks because the dataset's files are not here.
+	SkippedForData map[string]int `json:"skipped_for_data,omitempty"`
 }
 
 type runJSON struct {
@@ -232,7 +238,8 @@ type shardJSON struct {
 
 func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, left []execute.Pending) error {
 	out := planJSON{Database: opt.DB, Profile: opt.Profile, CalibratedOn: p.Model.Calibrated, Count: len(p.Runs),
-		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}, LeftOut: len(left), LeftOutSeconds: plan.Total(left).Seconds()}
+		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}, LeftOut: len(left), LeftOutSeconds: plan.Total(left).Seconds(),
+		SkippedForData: p.SkippedForData}
 	for _, r := range p.Runs {
 		c := r.Job.Config
 		out.Runs = append(out.Runs, runJSON{Key: r.Job.Key, Experiment: r.Experiment, Dataset: c.Dataset, StandsInFor: c.StandsInFor,
@@ -286,6 +293,9 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 		opt.Profile, report.FormatCost(plan.Total(runs)))
 	if !f.filter.IsZero() {
 		fmt.Fprintf(msgs, "%s: %s leaves out %d of them, estimated %s\n", label, f.filter, len(outside), report.FormatCost(plan.Total(outside)))
+	}
+	if note := p.SkippedNote(); note != "" {
+		fmt.Fprintf(msgs, "%s: %s\n", label, note)
 	}
 	st, err := runner.OpenStore(opt)
 	if err != nil {

@@ -102,6 +102,9 @@ func slurmCommand(args []string) error {
 	if !j.filter.IsZero() {
 		fmt.Fprintf(stderr(fs), "%s left out %d more, estimated %s\n", j.filter, len(left), report.FormatCost(plan.Total(left)))
 	}
+	if note := p.SkippedNote(); note != "" {
+		fmt.Fprintln(stderr(fs), note)
+	}
 	arrayPath, mergePath, err := j.write()
 	if err != nil {
 		return err

@@ -74,7 +74,7 @@ func (e *Experiment) comparisons(runs []Run, protocols []evaluate.Comparisons, w
 			panic(fmt.Sprintf("exp: %s is not a dataset of comparisons (oerun data lists them); declare runs on points with Run", r.Dataset))
 		}
 		if !e.s.ReportOnly && !e.probe(r.Dataset).ok {
-			e.s.SkipForData()
+			e.s.SkipForData(r.Dataset)
 			e.Note(fmt.Sprintf("Dataset %s is not available here (files missing: %s); its %s were skipped.",
 				r.Dataset, strings.Join(e.probe(r.Dataset).missing, ", "), what))
 			continue

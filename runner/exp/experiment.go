@@ -191,7 +191,7 @@ func (e *Experiment) Run(runs []Run) Results {
 		}
 		used, ok := e.resolve(r)
 		if !ok {
-			e.s.SkipForData()
+			e.s.SkipForData(r.Dataset)
 			skipped[fmt.Sprintf("Dataset %s is not available here (files missing: %s) and has no stand-in; its runs were skipped.",
 				r.Dataset, strings.Join(e.probed[r.Dataset].missing, ", "))]++
 			continue

@@ -58,7 +58,7 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 		}
 		used, ok := e.resolve(r)
 		if !ok {
-			e.s.SkipForData()
+			e.s.SkipForData(r.Dataset)
 			e.Note(fmt.Sprintf("Dataset %s is not available here and has no stand-in; its out-of-sample runs were skipped.", r.Dataset))
 			continue
 		}

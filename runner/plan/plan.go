@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,25 @@ type Plan struct {
 	Runs []execute.Pending
 	// Model estimated the costs.
 	Model *Model
+	// SkippedForData counts, by dataset, the runs the scripts declare but
+	// left out because their dataset's files are not here (OE_DATA), and
+	// so are not in Runs.
+	SkippedForData map[string]int
+}
+
+// SkippedNote says which runs the plan lacks for want of their data files,
+// so that a plan made without them does not pass for a complete one; it is
+// empty where none was left out.
+func (p *Plan) SkippedNote() string {
+	if len(p.SkippedForData) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, d := range slices.Sorted(maps.Keys(p.SkippedForData)) {
+		parts = append(parts, fmt.Sprintf("%s (%d)", d, p.SkippedForData[d]))
+	}
+	return "not counted, stored or not: the runs the scripts declare on datasets whose files (or their stand-in's) are not here, " +
+		strings.Join(parts, ", ") + "; `oerun data` says where it looks for them (OE_DATA)"
 }
 
 // Make declares the scripts at opt's profile against the database opt.DB
@@ -44,15 +64,19 @@ func Make(ctx context.Context, opt runner.Options, scripts []string) (*Plan, err
 	}
 	opt.Stdout, opt.Stderr = io.Discard, io.Discard
 	var all []execute.Pending
+	skipped := map[string]int{}
 	for _, script := range scripts {
 		opt.Script = script
-		runs, err := runner.Declare(ctx, opt)
+		runs, noData, err := runner.Declare(ctx, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", script, err)
 		}
 		all = append(all, runs...)
+		for dataset, n := range noData {
+			skipped[dataset] += n
+		}
 	}
-	p := &Plan{Model: model, Runs: execute.Unique(all)}
+	p := &Plan{Model: model, Runs: execute.Unique(all), SkippedForData: skipped}
 	for i := range p.Runs {
 		p.Runs[i].Cost = model.Estimate(p.Runs[i].Job.Config)
 	}

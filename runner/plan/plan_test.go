@@ -326,3 +326,22 @@ func ExampleParseShard() {
 	// 2/8 <nil>
 	// 0/0 plan: shard "8/8": the index I must be from 0 to 7 (N-1)
 }
+
+// TestSkippedNote: a plan that lacks runs for want of their data says so,
+// by dataset; one that lacks none says nothing.
+func TestSkippedNote(t *testing.T) {
+	cases := []struct {
+		skipped map[string]int
+		want    string // "" for no note, else a part the note must hold
+	}{
+		{nil, ""},
+		{map[string]int{}, ""},
+		{map[string]int{"usps": 895, "mnist": 1}, "mnist (1), usps (895); `oerun data`"},
+	}
+	for _, c := range cases {
+		got := (&Plan{SkippedForData: c.skipped}).SkippedNote()
+		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("SkippedForData %v: note %q, want one holding %q", c.skipped, got, c.want)
+		}
+	}
+}

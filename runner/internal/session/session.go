@@ -3,6 +3,7 @@ package session
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"os"
 	"sync"
 	"time"
@@ -60,25 +61,29 @@ type Session struct {
 	// order; seen holds their keys.
 	declared []Declaration
 	seen     map[string]bool
-	// skippedForData counts the runs skipped because their data is not
-	// here (SkipForData).
-	skippedForData int
+	// skippedForData counts, by dataset, the runs skipped because their
+	// data is not here (SkipForData).
+	skippedForData map[string]int
 }
 
 // SkipForData notes that the script left out a run because its dataset's
 // files are not here (and it has no stand-in): an execution so is not
 // complete, and is not recorded as the script's runs at the profile.
-func (s *Session) SkipForData() {
+func (s *Session) SkipForData(dataset string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.skippedForData++
+	if s.skippedForData == nil {
+		s.skippedForData = map[string]int{}
+	}
+	s.skippedForData[dataset]++
 }
 
-// SkippedForData counts the runs SkipForData noted.
-func (s *Session) SkippedForData() int {
+// SkippedForData returns, by dataset, the runs SkipForData noted (empty
+// where none was).
+func (s *Session) SkippedForData() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.skippedForData
+	return maps.Clone(s.skippedForData)
 }
 
 // Declaration is a run that a script declared or read.
