@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/runner/job"
 )
 
 // v1Database writes a database of schema version 1 (testdata/schema_v1.sql)
@@ -274,6 +277,23 @@ func checkMigrated(t *testing.T, s *Store) {
 	if v := userVersion(t, s); v != schemaVersion {
 		t.Fatalf("user_version %d, want %d", v, schemaVersion)
 	}
+	// Version 6: every config compact, and still the config of its key.
+	rows, err := s.DB().Query("SELECT key, config FROM runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var key, config string
+		var c job.Config
+		if err := rows.Scan(&key, &config); err != nil {
+			t.Fatal(err)
+		}
+		compact, err := compactConfig([]byte(config))
+		if err != nil || string(compact) != config || json.Unmarshal([]byte(config), &c) != nil || !sameKey(c, key) {
+			t.Errorf("run %.12s: config %s after the migration, want it compact (%s, %v) and of its key", key, config, compact, err)
+		}
+	}
+	rows.Close()
 	if res, err := s.IntegrityCheck(context.Background()); err != nil || res != "ok" {
 		t.Errorf("integrity_check = %q, %v", res, err)
 	}

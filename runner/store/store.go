@@ -51,7 +51,9 @@ type Store struct {
 
 // Record is one run as stored.
 type Record struct {
-	// Job is the run's canonical config and key.
+	// Job is the run's canonical config and key. Read back, Job.JSON is
+	// the config as runs.config stores it, without its members of zero
+	// value (compactConfig); Job.Config decodes from it as it was.
 	Job job.Canonical
 	// Status is OK or Failed; Error says why a run failed.
 	Status string
@@ -178,8 +180,15 @@ func (s *Store) migrate() error {
 		v = 3
 	}
 	for ; v < schemaVersion; v++ {
-		if _, err := tx.Exec(migrations[v]); err != nil {
-			return fmt.Errorf("migrating schema version %d to %d: %w", v, v+1, err)
+		if m, ok := migrations[v]; ok {
+			if _, err := tx.Exec(m); err != nil {
+				return fmt.Errorf("migrating schema version %d to %d: %w", v, v+1, err)
+			}
+		}
+		if m, ok := migrationsInGo[v]; ok {
+			if err := m(context.Background(), tx); err != nil {
+				return fmt.Errorf("migrating schema version %d to %d: %w", v, v+1, err)
+			}
 		}
 	}
 	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
@@ -309,9 +318,13 @@ func (s *Store) insert(ctx context.Context, tx *sql.Tx, r Record) error {
 	if err != nil {
 		return err
 	}
+	config, err := compactConfig(r.Job.JSON)
+	if err != nil {
+		return fmt.Errorf("run %s: %w", r.Job.Key, err)
+	}
 	var id int64
 	err = tx.QueryRowContext(ctx, upsertRun,
-		r.Job.Key, r.Status, r.Error, string(r.Job.JSON), c.Dataset, c.StandsInFor, c.N, c.Dim,
+		r.Job.Key, r.Status, r.Error, string(config), c.Dataset, c.StandsInFor, c.N, c.Dim,
 		c.Lambda, c.Noise, c.NoiseLevel, c.Algorithm, r.Job.Version, job.EvalVersion, int64(c.Seed), c.Rep, c.Backend, stop,
 		threads, r.Start.UTC().Format(time.RFC3339Nano), r.End.UTC().Format(time.RFC3339Nano), host).Scan(&id)
 	if err != nil || r.Outcome == nil {

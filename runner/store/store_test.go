@@ -104,6 +104,7 @@ func TestPutGetRoundTrip(t *testing.T) {
 		{"stop reason", o.StopReason == embed.StopConverged.String() && o.Threads == 2},
 		{"times", got.Start.Equal(want.Start) && got.End.Equal(want.End)},
 		{"host", got.Host == want.Host},
+		{"config's key", sameKey(got.Job.Config, want.Job.Key)},
 	}
 	for _, c := range checks {
 		if !c.ok {
@@ -112,6 +113,46 @@ func TestPutGetRoundTrip(t *testing.T) {
 	}
 	if _, err := s.Get(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Get(missing) error = %v, want ErrNotFound", err)
+	}
+}
+
+// sameKey reports whether c, normalised again, has the given key: what a
+// config read back from runs.config must give.
+func sameKey(c job.Config, key string) bool {
+	n, err := c.Normalize()
+	return err == nil && n.Key == key
+}
+
+// TestCompactConfig: runs.config leaves out the canonical JSON's top-level
+// members of zero value and keeps the rest, in order and byte for byte.
+func TestCompactConfig(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"a":0,"b":1,"c":"","d":"x","e":false,"f":true,"g":null,"h":{},"i":[],"j":{"k":0}}`, `{"b":1,"d":"x","f":true,"j":{"k":0}}`},
+		{`{"lambda":0.05,"n":0,"noise_level":1e-7,"seed":18446744073709551615}`, `{"lambda":0.05,"noise_level":1e-7,"seed":18446744073709551615}`},
+		{`{"run":{"n":0},"comparisons":{"fold":0}}`, `{"comparisons":{"fold":0},"run":{"n":0}}`},
+		{`{}`, `{}`},
+	}
+	for _, c := range cases {
+		got, err := compactConfig([]byte(c.in))
+		if err != nil || string(got) != c.want {
+			t.Errorf("compactConfig(%s) = %s, %v; want %s", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{``, `[1]`, `{"a":`} {
+		if _, err := compactConfig([]byte(bad)); err == nil {
+			t.Errorf("compactConfig(%q): no error", bad)
+		}
+	}
+	// A real config: Put stores it compact, and it reads back to its key.
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	r := record(1, 1, 2)
+	if err := s.Put(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	var stored string
+	s.DB().QueryRow("SELECT config FROM runs").Scan(&stored)
+	if strings.Contains(stored, `"pca":0`) || strings.Contains(stored, `"noise":""`) || !strings.Contains(stored, `"dataset":"uniform"`) {
+		t.Errorf("stored config %s, want the canonical %s without its zero members", stored, r.Job.JSON)
 	}
 }
 
