@@ -91,7 +91,8 @@ type Canonical struct {
 	JSON []byte
 	// Version is the algorithm's implementation version.
 	Version int
-	// Key is the hex SHA-256 of JSON, Version and EvalVersion.
+	// Key is the first KeyBytes bytes, in hex, of the SHA-256 of JSON,
+	// Version and EvalVersion.
 	Key string
 	// Active reports whether the algorithm queries an oracle.
 	Active bool
@@ -165,12 +166,19 @@ func (c Canonical) Wrap(protocol string, settings map[string]any) (Canonical, er
 	return c, nil
 }
 
+// KeyBytes is how many bytes of a config's SHA-256 its key keeps: 128 bits
+// name a run among any number a campaign could run (two of 10¹² runs share
+// a key with probability about 10⁻¹⁵), and the key is stored in every run's
+// row and in its index. Keys of 32 bytes (64 digits) before results.db's
+// schema version 7 are their prefixes.
+const KeyBytes = 16
+
 // key hashes the canonical JSON with the algorithm's and the evaluation's
 // versions.
 func key(js []byte, version int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\nalgorithm-version=%d\neval-version=%d\n", js, version, EvalVersion)
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)[:KeyBytes])
 }
 
 func (c Config) check() error {

@@ -11,7 +11,7 @@ import (
 // of an older version (see migrations) and refuses one of a newer version.
 // A new database is created at version 3 (schemaV3) and migrated from there
 // like any other, so that each version's tables are written down once.
-const schemaVersion = 6
+const schemaVersion = 7
 
 // schemaV3 creates the tables of schema version 3. Config fields that are
 // queried often are columns of runs; the full canonical config is in
@@ -216,6 +216,13 @@ ALTER TABLE runs DROP COLUMN cores;
 ALTER TABLE runs DROP COLUMN gpu;
 ALTER TABLE runs DROP COLUMN go_version;
 ALTER TABLE runs DROP COLUMN git_commit;
+`,
+	// Version 7 keys runs by the first 128 bits of the config's SHA-256
+	// (job.KeyBytes: 32 hex digits, not 64), which a key of before is the
+	// prefix of; the key is in every run's row and in its unique index: on
+	// results.db at 9,058 runs, vacuumed, 10.14 → 9.53 MB.
+	6: `
+UPDATE runs SET key = substr(key, 1, 32);
 `,
 }
 
