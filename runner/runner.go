@@ -153,8 +153,15 @@ func Executor(opt Options, st *store.Store, label string) *execute.Executor {
 		progress = nil
 	}
 	return &execute.Executor{Store: st, Experiment: label, Jobs: opt.Jobs, Threads: opt.Threads,
-		RetryFailed: opt.RetryFailed, Eval: opt.Eval, Runnable: runnable, Host: hostinfo.Current(), Progress: progress}
+		RetryFailed: opt.RetryFailed, Eval: opt.Eval, Runnable: runnable, Host: hostinfo.Current(), Progress: progress,
+		Checkpoints: CheckpointDir(st.Path())}
 }
+
+// CheckpointDir returns the folder beside the database db where the runs
+// executed into it keep their checkpoints (execute.Executor.Checkpoints):
+// results.db's is results.db-checkpoints, a shard's beside the shard, so
+// that a cluster task started again finds its own.
+func CheckpointDir(db string) string { return db + "-checkpoints" }
 
 // runnable says why this machine cannot execute a run (nil: it can): its
 // method does not run on its backend here, as a cuda run where this binary

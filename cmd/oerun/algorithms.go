@@ -71,6 +71,9 @@ func writeAlgorithms(w io.Writer, infos []embed.Info) {
 		if info.Factored != "" {
 			fmt.Fprintf(w, "  the same objective over X: %s (what to use on real data; bench/gram.md)\n", info.Factored)
 		}
+		if info.Resumable {
+			fmt.Fprintf(w, "  resumable on the cpu: oerun run keeps a checkpoint, and a run cut short goes on where it stopped\n")
+		}
 		if probe := info.Backends[embed.BackendCUDA]; probe != nil && !cudaProbed {
 			cudaProbed, cudaErr = true, probe()
 		}

@@ -35,6 +35,13 @@ func TestAlgorithmsCommand(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", w, stdout)
 		}
 	}
+	for _, name := range []string{"oenn", "soe"} {
+		_, entry, _ := strings.Cut(stdout, "\n"+name+"  ")
+		entry, _, _ = strings.Cut(entry, "\n\n")
+		if got, want := strings.Contains(entry, "resumable on the cpu"), name == "oenn"; got != want {
+			t.Errorf("%s's entry says it is resumable: %v, want %v", name, got, want)
+		}
+	}
 	_, ste, _ := strings.Cut(stdout, "\nste  ")
 	if ste, _, _ = strings.Cut(ste, "\n\n"); !strings.HasSuffix(ste, "\n  no parameters") {
 		t.Errorf("ste's entry %q does not say it has no parameters", ste)

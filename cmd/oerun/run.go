@@ -86,7 +86,8 @@ func runScripts(name string, args []string, reportOnly bool) error {
 		return usageErrorf("%s selects the runs of --budget or --shard: give one of them", f.filter)
 	}
 	// A campaign stopped by kill (SIGTERM), as by Ctrl-C, cancels its runs
-	// in flight, which leave nothing, and keeps every finished one.
+	// in flight, which leave nothing but the checkpoints of resumable ones,
+	// and keeps every finished one.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if !reportOnly && f.shard == "" {

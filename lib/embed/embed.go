@@ -93,6 +93,9 @@ type Options struct {
 	Stop StopRule
 	// Progress, when set, is called after every epoch with its trace entry.
 	Progress func(Epoch)
+	// Checkpoint, when set, keeps the fit's state in a file to resume from
+	// (methods whose Info says Resumable, on the CPU; see Checkpoint).
+	Checkpoint *Checkpoint
 }
 
 // LR returns LearningRate if set, else def. It rejects non-finite or

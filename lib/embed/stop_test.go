@@ -91,3 +91,31 @@ func TestResultRecord(t *testing.T) {
 		t.Fatalf("progress saw %v, want [2]", seen)
 	}
 }
+
+// TestResumeTracker: a tracker resumed from another's state at any check
+// decides the later checks as the original does, and reports the same time
+// to converge.
+func TestResumeTracker(t *testing.T) {
+	rule := StopRule{Every: 1, SubsetSize: 1, Threshold: 0.01}
+	errs := []float64{0.5, 0.3, 0.25, 0.22, 0.2, 0.199} // stops at the last check
+	for cut := 1; cut < len(errs); cut++ {
+		orig, resumed := NewTracker(rule), (*Tracker)(nil)
+		for i, e := range errs {
+			if i == cut {
+				resumed = ResumeTracker(rule, orig.State())
+			}
+			stop := orig.Observe(e, float64(i))
+			if resumed != nil {
+				if got := resumed.Observe(e, float64(i)); got != stop {
+					t.Errorf("resumed before check %d: stop %v at check %d, the original %v", cut, got, i, stop)
+				}
+			}
+			if stop {
+				break
+			}
+		}
+		if resumed.TimeToConverge() != orig.TimeToConverge() {
+			t.Errorf("resumed before check %d: time to converge %v, the original's %v", cut, resumed.TimeToConverge(), orig.TimeToConverge())
+		}
+	}
+}

@@ -50,6 +50,14 @@
 // loop, train.go, over a backend interface); results agree with the CPU's
 // to rounding. The out-of-sample extension runs on the CPU only.
 //
+// A CPU fit given embed.Options.Checkpoint writes its state (parameters,
+// AMSGrad's moments and step, the shuffle stream and the triplets' order,
+// the stopping rule's record, the trace) at the end of an epoch at most
+// every Checkpoint.Every (checkpoint.go), and a fit started with the same
+// Checkpoint goes on from it to the result an uninterrupted fit gives, bit
+// for bit: OENN's runs are the paper profile's longest (hours to days on one
+// core), longer than a session or a cluster job's time limit.
+//
 // OENN registers itself with lib/embed as "oenn". After Fit, (*OENN).Model
 // returns the trained network, which can be saved (Model.Save, Load) and
 // extended to new items (Model.Extend).

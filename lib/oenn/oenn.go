@@ -55,9 +55,10 @@ func (o *OENN) Model() *Model { return o.model }
 // cuda (or auto where CUDA works) the network trains on the GPU (lib/cuda):
 // results then differ from the CPU's in rounding and vary in their last
 // bits from run to run (the loss gradient is summed with atomic adds). On
-// cancellation
-// Fit returns the embedding reached so far, with StopCanceled, together
-// with the context's error.
+// cancellation Fit returns the embedding reached so far, with
+// StopCanceled, together with the context's error. On the CPU, a fit given
+// opt.Checkpoint keeps its state there and resumes from it (see
+// embed.Checkpoint).
 func (o *OENN) Fit(ctx context.Context, p embed.Problem, opt embed.Options) (*embed.Result, error) {
 	gpu, err := useGPU(opt.Backend)
 	if err != nil {
@@ -102,9 +103,10 @@ func init() {
 		// Version 4: binary codes are those of a random permutation of the
 		// items (Binary), not of their order in the data (BinaryIndex), which
 		// told the network which items lie together.
-		Version:  4,
-		Backends: map[embed.Backend]func() error{embed.BackendCUDA: cuda.Available},
-		Params:   embed.Params{"width": 0, "input": 0, "inputlen": 0},
+		Version:   4,
+		Resumable: true,
+		Backends:  map[embed.Backend]func() error{embed.BackendCUDA: cuda.Available},
+		Params:    embed.Params{"width": 0, "input": 0, "inputlen": 0},
 		ParamDocs: map[string]string{
 			"width":    "width w of the three hidden layers (0: max(120, 2d·log₂n), the paper's rule)",
 			"input":    "input encoding of the items: 0 binary code of the index in a random order of the items, 1 random code, 2 binary code of the index in the data's order (which leaks it)",

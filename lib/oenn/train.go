@@ -37,9 +37,10 @@ const (
 	streamExtendCodes
 )
 
-func newRNG(seed, stream uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, stream*0x9e3779b97f4a7c15))
-}
+func newRNG(seed, stream uint64) *rand.Rand { return rand.New(newPCG(seed, stream)) }
+
+// newPCG is newRNG's source, for a stream whose state a checkpoint keeps.
+func newPCG(seed, stream uint64) *rand.PCG { return rand.NewPCG(seed, stream*0x9e3779b97f4a7c15) }
 
 // trainer fits one EmbNet to a triplet set by minimising the mean triplet
 // hinge loss on squared distances,
@@ -108,7 +109,8 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 	trainList := make([]int32, 0, rows)
 	fixedList := make([]int32, 0, fixedCap)
 
-	shuffle := newRNG(opt.Seed, streamShuffle)
+	shuffleSrc := newPCG(opt.Seed, streamShuffle)
+	shuffle := rand.New(shuffleSrc)
 	perm := make([]int32, m)
 	for i := range perm {
 		perm[i] = int32(i)
@@ -119,7 +121,27 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 
 	res := &embed.Result{StopReason: embed.StopMaxEpochs}
 	checks := 0
-	for epoch := 1; epoch <= maxEpochs; epoch++ {
+	first := 1
+	// A checkpoint keeps the CPU backend's state; the GPU's stays on the
+	// device, and its runs are not bit-for-bit repeatable anyway.
+	cp, cpu := opt.Checkpoint, (*cpuNet)(nil)
+	if cp != nil && !t.gpu {
+		cpu = be.(*cpuNet)
+		st, ok, err := loadCheckpoint(cp, len(t.net.params), m, maxEpochs)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if err := st.restore(cp.Path, cpu, shuffleSrc, perm); err != nil {
+				return nil, err
+			}
+			tracker, checks = embed.ResumeTracker(rule, st.Tracker), st.Checks
+			res.Trace, res.Epochs = st.Trace, st.Epochs
+			first, start = st.Epochs+1, time.Now().Add(-st.Elapsed)
+		}
+	}
+	lastSave := time.Now()
+	for epoch := first; epoch <= maxEpochs; epoch++ {
 		// The authors' data loader reshuffles the triplets every epoch.
 		shuffle.Shuffle(m, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
 		var lossSum float64
@@ -192,6 +214,12 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 		if stop {
 			res.StopReason = embed.StopConverged
 			break
+		}
+		if cpu != nil && epoch < maxEpochs && cp.Due(lastSave) {
+			if err := saveCheckpoint(cp, epoch, cpu, shuffleSrc, perm, tracker, checks, res, time.Since(start)); err != nil {
+				return nil, err
+			}
+			lastSave = time.Now()
 		}
 	}
 	return t.finish(res, be, all, start, tracker, checks, res.StopReason, nil)

@@ -75,6 +75,40 @@ func (a *Adam[F]) Size() int { return len(a.m) }
 // Steps returns the number of steps begun so far.
 func (a *Adam[F]) Steps() int { return a.t }
 
+// AdamState is what an Adam optimiser has accumulated: its step count
+// and moment estimates (VMax nil until AMSGrad's first step). A checkpoint
+// keeps it so that a resumed fit steps exactly as an uninterrupted one.
+type AdamState[F Float] struct {
+	Steps int
+	M, V  []F
+	VMax  []F
+}
+
+// State returns the optimiser's state. Its slices are the optimiser's own:
+// encode them before the next step.
+func (a *Adam[F]) State() AdamState[F] {
+	return AdamState[F]{Steps: a.t, M: a.m, V: a.v, VMax: a.vmax}
+}
+
+// SetState copies s into the optimiser, whose next step is then step
+// s.Steps+1. It returns an error, and leaves the optimiser as it was, when
+// the moments' lengths are not the optimiser's size.
+func (a *Adam[F]) SetState(s AdamState[F]) error {
+	n := len(a.m)
+	if s.Steps < 0 || len(s.M) != n || len(s.V) != n || (s.VMax != nil && len(s.VMax) != n) {
+		return fmt.Errorf("optim: a state of %d steps and moments of %d, %d and %d values for an optimiser of %d parameters",
+			s.Steps, len(s.M), len(s.V), len(s.VMax), n)
+	}
+	a.t = s.Steps
+	copy(a.m, s.M)
+	copy(a.v, s.V)
+	a.vmax = nil
+	if s.VMax != nil {
+		a.vmax = append([]F(nil), s.VMax...)
+	}
+	return nil
+}
+
 // NextStep begins a new optimisation step. It returns an error if a
 // hyper-parameter was set out of range.
 func (a *Adam[F]) NextStep() error {

@@ -217,3 +217,53 @@ func TestAdam64(t *testing.T) {
 		t.Errorf("x = %v, float64 reference %v", x[0], want)
 	}
 }
+
+// TestAdamStateResumes checks that an optimiser given another's state (as
+// a checkpoint keeps it) takes the same steps as the one it came from, bit
+// for bit, and that a state of the wrong size is refused.
+func TestAdamStateResumes(t *testing.T) {
+	grads := [][]float32{{0.1, -2, 3}, {1, 0.5, -0.25}, {-3, 2, 0}, {0.7, -0.7, 4}, {2, 2, -1}}
+	for _, amsgrad := range []bool{true, false} {
+		orig, _ := NewAdam[float32](3, 0.05)
+		orig.AMSGrad = amsgrad
+		x := []float32{1, -1, 0.5}
+		var saved AdamState[float32]
+		var xSaved []float32
+		for s, g := range grads {
+			if s == 2 {
+				st := orig.State()
+				saved = AdamState[float32]{Steps: st.Steps, M: append([]float32(nil), st.M...),
+					V: append([]float32(nil), st.V...), VMax: append([]float32(nil), st.VMax...)}
+				xSaved = append([]float32(nil), x...)
+			}
+			if err := orig.Step(x, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		resumed, _ := NewAdam[float32](3, 0.05)
+		resumed.AMSGrad = amsgrad
+		if err := resumed.SetState(saved); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range grads[2:] {
+			if err := resumed.Step(xSaved, g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if resumed.Steps() != orig.Steps() {
+			t.Errorf("amsgrad %v: %d steps after resuming, want %d", amsgrad, resumed.Steps(), orig.Steps())
+		}
+		for i := range x {
+			if x[i] != xSaved[i] {
+				t.Errorf("amsgrad %v: parameter %d is %v after resuming, %v without a break", amsgrad, i, xSaved[i], x[i])
+			}
+		}
+	}
+	a, _ := NewAdam[float32](3, 0.05)
+	if err := a.SetState(AdamState[float32]{Steps: 1, M: make([]float32, 2), V: make([]float32, 3)}); err == nil {
+		t.Error("a state with 2 first moments for 3 parameters: no error")
+	}
+	if a.Steps() != 0 {
+		t.Errorf("a refused state changed the step count to %d", a.Steps())
+	}
+}

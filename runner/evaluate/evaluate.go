@@ -112,7 +112,8 @@ func (e *Evaluator) Run(ctx context.Context, c job.Config, threads int) (*job.Ou
 	}
 	setupSecs := time.Since(setup).Seconds()
 	res, err := alg.Fit(ctx, prob, embed.Options{Seed: seedOf(c, "", "fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate,
-		BatchSize: c.BatchSize, Threads: threads, Backend: embed.Backend(c.Backend), Optimizer: embed.Optimizer(c.Optimizer), Stop: c.StopRule()})
+		BatchSize: c.BatchSize, Threads: threads, Backend: embed.Backend(c.Backend), Optimizer: embed.Optimizer(c.Optimizer), Stop: c.StopRule(),
+		Checkpoint: job.CheckpointFrom(ctx)})
 	if err != nil {
 		return nil, err
 	}

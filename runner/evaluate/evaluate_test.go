@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -159,4 +162,25 @@ func ExampleEvaluator_Run() {
 	}
 	fmt.Println(out.Metrics[job.Items], out.Metrics[job.Triplets])
 	// Output: 30 589
+}
+
+// TestRunGivesTheFitItsCheckpoint: the checkpoint the context carries
+// (job.WithCheckpoint, set by the executor) reaches the fit: an OENN run
+// writes its state there, and reads it when evaluated again (a file of
+// another run is refused, naming it).
+func TestRunGivesTheFitItsCheckpoint(t *testing.T) {
+	c := config("uniform")
+	c.Algorithm, c.MaxEpochs = "oenn", 4
+	path := filepath.Join(t.TempDir(), "run.ckpt")
+	ctx := job.WithCheckpoint(context.Background(), &embed.Checkpoint{Path: path, ID: "key", Every: time.Nanosecond})
+	if _, err := New().Run(ctx, c, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the fit wrote no checkpoint: %v", err)
+	}
+	other := job.WithCheckpoint(context.Background(), &embed.Checkpoint{Path: path, ID: "another key"})
+	if _, err := New().Run(other, c, 1); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("evaluated with another run's checkpoint: err %v, want one naming %s", err, path)
+	}
 }

@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/hostinfo"
 	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/progress"
@@ -47,6 +51,14 @@ type Executor struct {
 	Host hostinfo.Host
 	// Progress receives the progress bar (nil: none).
 	Progress io.Writer
+	// Checkpoints, when set, is the folder where the runs of resumable
+	// methods (embed.Info.Resumable) on the CPU keep their fit's state, a
+	// file named by the run's key (embed.Checkpoint): a run cut short (a
+	// budget's end, a cluster job's time limit) goes on from there when it
+	// is executed again, with the same result. The file is removed once
+	// the run is stored. Under a deadline such a run starts even where its
+	// Cost exceeds the time left, since what it computes is kept.
+	Checkpoints string
 	// Defer, when set, receives the runs Execute would execute (missing
 	// from the store, or failed with RetryFailed), in order, and Execute
 	// executes none of them: a declare-only execution of a script (see
@@ -62,7 +74,8 @@ type Pending struct {
 	Experiment string
 	Eval       EvalFunc
 	// Cost is the run's estimated duration (0: unknown); ExecutePending
-	// does not start a run that would not finish before ctx's deadline.
+	// does not start a run that would not finish before ctx's deadline,
+	// unless it keeps a checkpoint (Executor.Checkpoints).
 	Cost time.Duration
 	// Keep says what is stored of the run's embedding and labels (up to the
 	// store's MaxEmbedding): nothing (they are dropped once measured), the
@@ -136,10 +149,12 @@ func (x *Executor) Execute(ctx context.Context, runs []Pending) (Summary, error)
 // failed, with RetryFailed), each with its own Eval, starting them in the
 // order given; a key given twice runs once. Runs this machine cannot
 // execute (Runnable) are skipped and counted as Elsewhere. When ctx has a
-// deadline, it starts no further run once the next one's Cost exceeds the
-// time left (give them cheapest first to make the most of a budget), and
-// runs still in flight at the deadline are cancelled and left missing, like
-// every run cut short. Errors are Execute's.
+// deadline, it starts no run whose Cost exceeds the time left (give them
+// cheapest first to make the most of a budget), except one that keeps a
+// checkpoint (Checkpoints) while at least minResumeSlice is left; runs
+// still in flight at the deadline are cancelled and left missing, like
+// every run cut short, those with a checkpoint to go on from it. Errors
+// are Execute's.
 func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary, error) {
 	for _, r := range runs {
 		if r.Eval == nil {
@@ -183,6 +198,12 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 					continue // cancelled: leave it for the next time
 				}
 				err := x.Store.Put(context.WithoutCancel(ctx), rec)
+				if cp := x.checkpoint(p.Job); err == nil && cp != nil {
+					// The run is stored: its fit will not be resumed.
+					if rerr := os.Remove(cp.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+						err = fmt.Errorf("execute: %w", rerr)
+					}
+				}
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -206,8 +227,11 @@ feed:
 		mu.Lock()
 		stop := firstErr != nil
 		mu.Unlock()
-		if stop || (hasDeadline && p.Cost > time.Until(deadline)) {
+		if stop {
 			break
+		}
+		if left := time.Until(deadline); hasDeadline && p.Cost > left && (x.checkpoint(p.Job) == nil || left < minResumeSlice) {
+			continue
 		}
 		select {
 		case ch <- p:
@@ -221,6 +245,23 @@ feed:
 		return sum, firstErr
 	}
 	return sum, ctx.Err()
+}
+
+// minResumeSlice is the least time left under a deadline for which a
+// resumable run is started although its Cost exceeds it: enough for a
+// checkpoint or two to keep what it computes.
+const minResumeSlice = 2 * embed.DefaultCheckpointEvery
+
+// checkpoint returns the checkpoint the run j keeps (see Checkpoints), or
+// nil when it keeps none.
+func (x *Executor) checkpoint(j job.Canonical) *embed.Checkpoint {
+	if x.Checkpoints == "" || (j.Config.Backend != "" && j.Config.Backend != job.CPU) {
+		return nil
+	}
+	if info, err := embed.Lookup(j.Config.Algorithm); err != nil || !info.Resumable {
+		return nil
+	}
+	return &embed.Checkpoint{Path: filepath.Join(x.Checkpoints, j.Key), ID: j.Key}
 }
 
 // Unique returns runs with each key once, in the order of first appearance;
@@ -285,6 +326,9 @@ func (x *Executor) parallelism() (jobs, threads int) {
 // when the run was cut short by cancellation.
 func (x *Executor) runOne(ctx context.Context, p Pending, threads int) (rec store.Record, stored bool) {
 	rec = store.Record{Job: p.Job, Host: x.Host, Start: time.Now()}
+	if cp := x.checkpoint(p.Job); cp != nil {
+		ctx = job.WithCheckpoint(ctx, cp)
+	}
 	out, err := safeEval(ctx, p.Eval, p.Job.Config, threads)
 	rec.End = time.Now()
 	if err != nil && ctx.Err() != nil {

@@ -26,6 +26,9 @@ import (
 func init() {
 	embed.Register(embed.Info{Name: "execfake", Version: 1, Params: embed.Params{},
 		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
+	embed.Register(embed.Info{Name: "execresume", Version: 1, Params: embed.Params{}, Resumable: true,
+		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error { return nil }},
+		New:      func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
 }
 
 // jobs returns n runs that differ in their seed.
@@ -531,5 +534,83 @@ func TestKeepJSON(t *testing.T) {
 		if (err != nil) != tc.wantErr || k != tc.want {
 			t.Errorf("%s: %q, %v; want %q, error %v", tc.json, k, err, tc.want, tc.wantErr)
 		}
+	}
+}
+
+// TestCheckpointsOfResumableRuns: a run of a resumable method (on the CPU)
+// is given a checkpoint named by its key in the Checkpoints folder, others
+// none; a run cut short leaves its file for the next execution, which goes
+// on from it, and the file is removed once the run is stored. Under a
+// deadline such a run starts although its cost exceeds the time left; a
+// run without a checkpoint does not.
+func TestCheckpointsOfResumableRuns(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r.db-checkpoints")
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	run := func(alg, backend string) job.Canonical {
+		c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: alg, Backend: backend, Seed: 1}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	resumable, plain, gpu := run("execresume", "cpu"), run("execfake", "cpu"), run("execresume", "cuda")
+	x := &Executor{Store: s, Jobs: 1, Checkpoints: dir}
+	for _, c := range []struct {
+		j    job.Canonical
+		want bool
+	}{{resumable, true}, {plain, false}, {gpu, false}} {
+		cp := x.checkpoint(c.j)
+		if (cp != nil) != c.want || cp != nil && (cp.Path != filepath.Join(dir, c.j.Key) || cp.ID != c.j.Key) {
+			t.Errorf("%s on %s: checkpoint %+v, want one: %v", c.j.Config.Algorithm, c.j.Config.Backend, cp, c.want)
+		}
+	}
+
+	// The first execution writes its checkpoint and is cut short; the
+	// second finds it.
+	var found []bool
+	eval := func(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
+		cp := job.CheckpointFrom(ctx)
+		if cp == nil {
+			return nil, errors.New("no checkpoint")
+		}
+		_, err := os.Stat(cp.Path)
+		found = append(found, err == nil)
+		if err != nil {
+			if err := os.MkdirAll(filepath.Dir(cp.Path), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(cp.Path, []byte("state"), 0o644); err != nil {
+				return nil, err
+			}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		return &job.Outcome{Metrics: map[string]float64{job.TestError: 0.1}, StopReason: embed.StopConverged.String(), Threads: threads}, nil
+	}
+	short, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	p := Pending{Job: resumable, Eval: eval, Cost: time.Millisecond}
+	if _, err := x.ExecutePending(short, []Pending{p}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error %v, want deadline exceeded", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, resumable.Key)); err != nil {
+		t.Fatalf("the run cut short left no checkpoint: %v", err)
+	}
+	// Three minutes left, a cost of an hour: the resumable run starts, the
+	// other does not.
+	later, cancel2 := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel2()
+	var plainCalls atomic.Int64
+	q := Pending{Job: plain, Eval: fakeEval(0, &plainCalls, nil), Cost: time.Hour}
+	p.Cost = time.Hour
+	sum, err := x.ExecutePending(later, []Pending{q, p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum != (Summary{Ran: 1}) || plainCalls.Load() != 0 || len(found) != 2 || found[0] || !found[1] {
+		t.Errorf("summary %v, %d calls of the run without a checkpoint, checkpoint found %v; want 1 run, 0 calls, [false true]", sum, plainCalls.Load(), found)
+	}
+	if _, err := os.Stat(filepath.Join(dir, resumable.Key)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stored run's checkpoint is still there (%v)", err)
 	}
 }

@@ -1,0 +1,132 @@
+package oenn
+
+import (
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
+	"github.com/oe-lab/oe/lib/optim"
+)
+
+// checkpoint is a CPU fit's state at the end of an epoch (embed.Checkpoint):
+// everything a fit's later epochs depend on beyond what it derives from its
+// problem and options again (the codes, the stopping rule's subset).
+//
+// The arrays are stored as little-endian bytes, 4 a value: gob would spend
+// up to 9 bytes on a float32 (OENN at CHAR size, d = 50: 55 MB instead of
+// 39 MB).
+type checkpoint struct {
+	ID     string
+	Epochs int // epochs completed
+	Params []byte
+	// AdamSteps, AdamM, AdamV and AdamVMax are the optimiser's state
+	// (optim.AdamState); AdamVMax is empty before AMSGrad's first step.
+	AdamSteps              int
+	AdamM, AdamV, AdamVMax []byte
+	// Shuffle is the state of the stream that reshuffles the triplets,
+	// and Perm their order after the last shuffle (each epoch shuffles the
+	// previous epoch's order).
+	Shuffle []byte
+	Perm    []byte
+	Tracker embed.TrackerState
+	Checks  int
+	Trace   []embed.Epoch
+	// Elapsed is the fit's time so far, pauses left out.
+	Elapsed time.Duration
+}
+
+// saveCheckpoint writes the fit's state after epoch to cp.Path, creating
+// its folder: a fit that ends before its first write leaves none.
+func saveCheckpoint(cp *embed.Checkpoint, epoch int, c *cpuNet, shuffle *rand.PCG, perm []int32, tr *embed.Tracker, checks int, res *embed.Result, elapsed time.Duration) error {
+	rng, err := shuffle.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	adam := c.adam.State()
+	st := checkpoint{ID: cp.ID, Epochs: epoch, Params: le32(c.net.params, math.Float32bits), AdamSteps: adam.Steps,
+		AdamM: le32(adam.M, math.Float32bits), AdamV: le32(adam.V, math.Float32bits), AdamVMax: le32(adam.VMax, math.Float32bits),
+		Shuffle: rng, Perm: le32(perm, int32Bits),
+		Tracker: tr.State(), Checks: checks, Trace: res.Trace, Elapsed: elapsed}
+	write := func(w io.Writer) error { return gob.NewEncoder(w).Encode(&st) }
+	if err := os.MkdirAll(filepath.Dir(cp.Path), 0o755); err != nil {
+		return fmt.Errorf("oenn: writing the checkpoint %s: %w", cp.Path, err)
+	}
+	if err := atomicfile.Write(cp.Path, write); err != nil {
+		return fmt.Errorf("oenn: writing the checkpoint %s: %w", cp.Path, err)
+	}
+	return nil
+}
+
+// loadCheckpoint reads cp.Path into st; ok is false when there is no such
+// file. A file written for another fit (ID), or for a network, optimiser or
+// triplet set of other sizes, is an error naming it.
+func loadCheckpoint(cp *embed.Checkpoint, params, triplets, maxEpochs int) (st checkpoint, ok bool, err error) {
+	f, err := os.Open(cp.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, false, nil
+	}
+	if err != nil {
+		return st, false, fmt.Errorf("oenn: reading the checkpoint %s: %w", cp.Path, err)
+	}
+	defer f.Close()
+	if err := gob.NewDecoder(f).Decode(&st); err != nil {
+		return st, false, fmt.Errorf("oenn: reading the checkpoint %s: %w", cp.Path, err)
+	}
+	switch {
+	case st.ID != cp.ID:
+		return st, false, fmt.Errorf("oenn: the checkpoint %s is of fit %q, not %q", cp.Path, st.ID, cp.ID)
+	case len(st.Params) != 4*params || len(st.Perm) != 4*triplets || st.Epochs < 1 || st.Epochs >= maxEpochs || len(st.Trace) != st.Epochs:
+		return st, false, fmt.Errorf("oenn: the checkpoint %s holds %d bytes of parameters, %d of triplets and %d epochs (trace %d), not those of this fit (%d parameters, %d triplets, at most %d epochs)",
+			cp.Path, len(st.Params), len(st.Perm), st.Epochs, len(st.Trace), params, triplets, maxEpochs)
+	}
+	return st, true, nil
+}
+
+// restore puts the checkpoint's state into the fit: its parameters and
+// optimiser (c), its shuffle stream and the triplets' order.
+func (st *checkpoint) restore(path string, c *cpuNet, shuffle *rand.PCG, perm []int32) error {
+	adam := optim.AdamState[float32]{Steps: st.AdamSteps, M: fromLE32(st.AdamM, math.Float32frombits), V: fromLE32(st.AdamV, math.Float32frombits)}
+	if len(st.AdamVMax) > 0 {
+		adam.VMax = fromLE32(st.AdamVMax, math.Float32frombits)
+	}
+	if err := c.adam.SetState(adam); err != nil {
+		return fmt.Errorf("oenn: the checkpoint %s: %w", path, err)
+	}
+	if err := shuffle.UnmarshalBinary(st.Shuffle); err != nil {
+		return fmt.Errorf("oenn: the checkpoint %s: %w", path, err)
+	}
+	copy(c.net.params, fromLE32(st.Params, math.Float32frombits))
+	copy(perm, fromLE32(st.Perm, int32FromBits))
+	return nil
+}
+
+// le32 returns the values as little-endian bytes, 4 each, by bits.
+func le32[T any](xs []T, bits func(T) uint32) []byte {
+	b := make([]byte, 0, 4*len(xs))
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint32(b, bits(x))
+	}
+	return b
+}
+
+// fromLE32 is le32's inverse (b's length a multiple of 4).
+func fromLE32[T any](b []byte, from func(uint32) T) []T {
+	xs := make([]T, len(b)/4)
+	for i := range xs {
+		xs[i] = from(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return xs
+}
+
+func int32Bits(v int32) uint32     { return uint32(v) }
+func int32FromBits(u uint32) int32 { return int32(u) }
