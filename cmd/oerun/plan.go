@@ -286,6 +286,7 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 	}
 	var deadline time.Time
 	if f.budget.set {
+		runs = plan.Resumed(runs, runner.CheckpointDir(opt.DB))
 		runs, deadline = plan.CheapestFirst(runs), start.Add(f.budget.d)
 		label = strings.TrimPrefix(label+", budget "+f.budget.d.String(), ", ")
 	}

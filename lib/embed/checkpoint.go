@@ -1,6 +1,17 @@
 package embed
 
-import "time"
+import (
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/oe-lab/oe/lib/internal/atomicfile"
+)
 
 // DefaultCheckpointEvery is the least time between two writes of a
 // checkpoint when Checkpoint.Every is 0: a fit cut short loses at most
@@ -38,6 +49,62 @@ func (c *Checkpoint) Due(last time.Time) bool {
 		every = DefaultCheckpointEvery
 	}
 	return time.Since(last) >= every
+}
+
+// CheckpointHeader opens every checkpoint file: which fit it is and how
+// far it got. A campaign reads it to see what is left of a run
+// (ReadCheckpointHeader) without the method's state behind it.
+type CheckpointHeader struct {
+	// ID is Checkpoint.ID.
+	ID string
+	// Epochs is the number of epochs done.
+	Epochs int
+	// Elapsed is the fit's time so far, pauses left out.
+	Elapsed time.Duration
+}
+
+// WriteCheckpoint replaces the file path with the header h followed by the
+// method's state (gob-encoded, each), creating its folder; a reader or a
+// crash never sees part of one.
+func WriteCheckpoint(path string, h CheckpointHeader, state any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("embed: writing the checkpoint %s: %w", path, err)
+	}
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		enc := gob.NewEncoder(w)
+		if err := enc.Encode(&h); err != nil {
+			return err
+		}
+		return enc.Encode(state)
+	})
+	if err != nil {
+		return fmt.Errorf("embed: writing the checkpoint %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadCheckpoint reads the checkpoint at path: its header and, when state
+// is not nil, the state after it into state. ok is false, with no error,
+// when there is no such file.
+func ReadCheckpoint(path string, state any) (h CheckpointHeader, ok bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return h, false, nil
+	}
+	if err != nil {
+		return h, false, fmt.Errorf("embed: reading the checkpoint %s: %w", path, err)
+	}
+	defer f.Close()
+	dec := gob.NewDecoder(f)
+	if err := dec.Decode(&h); err != nil {
+		return h, false, fmt.Errorf("embed: reading the checkpoint %s: %w", path, err)
+	}
+	if state != nil {
+		if err := dec.Decode(state); err != nil {
+			return h, false, fmt.Errorf("embed: reading the checkpoint %s: %w", path, err)
+		}
+	}
+	return h, true, nil
 }
 
 // TrackerState is what a Tracker has seen, for a checkpoint.

@@ -2,19 +2,12 @@ package oenn
 
 import (
 	"encoding/binary"
-	"encoding/gob"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/oe-lab/oe/lib/embed"
-	"github.com/oe-lab/oe/lib/internal/atomicfile"
 	"github.com/oe-lab/oe/lib/optim"
 )
 
@@ -25,9 +18,9 @@ import (
 // The arrays are stored as little-endian bytes, 4 a value: gob would spend
 // up to 9 bytes on a float32 (OENN at CHAR size, d = 50: 55 MB instead of
 // 39 MB).
+// The header (embed.CheckpointHeader: the fit's ID, its epochs and time so
+// far) comes before it in the file.
 type checkpoint struct {
-	ID     string
-	Epochs int // epochs completed
 	Params []byte
 	// AdamSteps, AdamM, AdamV and AdamVMax are the optimiser's state
 	// (optim.AdamState); AdamVMax is empty before AMSGrad's first step.
@@ -41,55 +34,37 @@ type checkpoint struct {
 	Tracker embed.TrackerState
 	Checks  int
 	Trace   []embed.Epoch
-	// Elapsed is the fit's time so far, pauses left out.
-	Elapsed time.Duration
 }
 
-// saveCheckpoint writes the fit's state after epoch to cp.Path, creating
-// its folder: a fit that ends before its first write leaves none.
+// saveCheckpoint writes the fit's state after epoch to cp.Path.
 func saveCheckpoint(cp *embed.Checkpoint, epoch int, c *cpuNet, shuffle *rand.PCG, perm []int32, tr *embed.Tracker, checks int, res *embed.Result, elapsed time.Duration) error {
 	rng, err := shuffle.MarshalBinary()
 	if err != nil {
 		return err
 	}
 	adam := c.adam.State()
-	st := checkpoint{ID: cp.ID, Epochs: epoch, Params: le32(c.net.params, math.Float32bits), AdamSteps: adam.Steps,
+	st := checkpoint{Params: le32(c.net.params, math.Float32bits), AdamSteps: adam.Steps,
 		AdamM: le32(adam.M, math.Float32bits), AdamV: le32(adam.V, math.Float32bits), AdamVMax: le32(adam.VMax, math.Float32bits),
-		Shuffle: rng, Perm: le32(perm, int32Bits),
-		Tracker: tr.State(), Checks: checks, Trace: res.Trace, Elapsed: elapsed}
-	write := func(w io.Writer) error { return gob.NewEncoder(w).Encode(&st) }
-	if err := os.MkdirAll(filepath.Dir(cp.Path), 0o755); err != nil {
-		return fmt.Errorf("oenn: writing the checkpoint %s: %w", cp.Path, err)
-	}
-	if err := atomicfile.Write(cp.Path, write); err != nil {
-		return fmt.Errorf("oenn: writing the checkpoint %s: %w", cp.Path, err)
-	}
-	return nil
+		Shuffle: rng, Perm: le32(perm, int32Bits), Tracker: tr.State(), Checks: checks, Trace: res.Trace}
+	return embed.WriteCheckpoint(cp.Path, embed.CheckpointHeader{ID: cp.ID, Epochs: epoch, Elapsed: elapsed}, &st)
 }
 
 // loadCheckpoint reads cp.Path into st; ok is false when there is no such
 // file. A file written for another fit (ID), or for a network, optimiser or
 // triplet set of other sizes, is an error naming it.
-func loadCheckpoint(cp *embed.Checkpoint, params, triplets, maxEpochs int) (st checkpoint, ok bool, err error) {
-	f, err := os.Open(cp.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return st, false, nil
-	}
-	if err != nil {
-		return st, false, fmt.Errorf("oenn: reading the checkpoint %s: %w", cp.Path, err)
-	}
-	defer f.Close()
-	if err := gob.NewDecoder(f).Decode(&st); err != nil {
-		return st, false, fmt.Errorf("oenn: reading the checkpoint %s: %w", cp.Path, err)
+func loadCheckpoint(cp *embed.Checkpoint, params, triplets, maxEpochs int) (h embed.CheckpointHeader, st checkpoint, ok bool, err error) {
+	h, ok, err = embed.ReadCheckpoint(cp.Path, &st)
+	if err != nil || !ok {
+		return h, st, ok, err
 	}
 	switch {
-	case st.ID != cp.ID:
-		return st, false, fmt.Errorf("oenn: the checkpoint %s is of fit %q, not %q", cp.Path, st.ID, cp.ID)
-	case len(st.Params) != 4*params || len(st.Perm) != 4*triplets || st.Epochs < 1 || st.Epochs >= maxEpochs || len(st.Trace) != st.Epochs:
-		return st, false, fmt.Errorf("oenn: the checkpoint %s holds %d bytes of parameters, %d of triplets and %d epochs (trace %d), not those of this fit (%d parameters, %d triplets, at most %d epochs)",
-			cp.Path, len(st.Params), len(st.Perm), st.Epochs, len(st.Trace), params, triplets, maxEpochs)
+	case h.ID != cp.ID:
+		return h, st, false, fmt.Errorf("oenn: the checkpoint %s is of fit %q, not %q", cp.Path, h.ID, cp.ID)
+	case len(st.Params) != 4*params || len(st.Perm) != 4*triplets || h.Epochs < 1 || h.Epochs >= maxEpochs || len(st.Trace) != h.Epochs:
+		return h, st, false, fmt.Errorf("oenn: the checkpoint %s holds %d bytes of parameters, %d of triplets and %d epochs (trace %d), not those of this fit (%d parameters, %d triplets, at most %d epochs)",
+			cp.Path, len(st.Params), len(st.Perm), h.Epochs, len(st.Trace), params, triplets, maxEpochs)
 	}
-	return st, true, nil
+	return h, st, true, nil
 }
 
 // restore puts the checkpoint's state into the fit: its parameters and

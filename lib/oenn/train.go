@@ -127,7 +127,7 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 	cp, cpu := opt.Checkpoint, (*cpuNet)(nil)
 	if cp != nil && !t.gpu {
 		cpu = be.(*cpuNet)
-		st, ok, err := loadCheckpoint(cp, len(t.net.params), m, maxEpochs)
+		h, st, ok, err := loadCheckpoint(cp, len(t.net.params), m, maxEpochs)
 		if err != nil {
 			return nil, err
 		}
@@ -136,8 +136,8 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 				return nil, err
 			}
 			tracker, checks = embed.ResumeTracker(rule, st.Tracker), st.Checks
-			res.Trace, res.Epochs = st.Trace, st.Epochs
-			first, start = st.Epochs+1, time.Now().Add(-st.Elapsed)
+			res.Trace, res.Epochs = st.Trace, h.Epochs
+			first, start = h.Epochs+1, time.Now().Add(-h.Elapsed)
 		}
 	}
 	lastSave := time.Now()

@@ -7,12 +7,14 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/evaluate"
 	"github.com/oe-lab/oe/runner/execute"
@@ -104,6 +106,26 @@ func Total(runs []execute.Pending) time.Duration {
 		t += r.Cost
 	}
 	return t
+}
+
+// Resumed returns runs with the cost of each run that has a checkpoint in
+// dir (runner.CheckpointDir: a fit a previous budget or task began, see
+// execute.Executor.Checkpoints) lowered by the time its fit has computed,
+// to no less than a tenth of its estimate, so that a budget finishes what
+// an earlier one began before it starts runs of the same estimate. A file
+// it cannot read counts as none: the run reads it, and says what is wrong.
+// Apply it after Split, never before: a shard's runs must not depend on
+// what one machine has done.
+func Resumed(runs []execute.Pending, dir string) []execute.Pending {
+	out := slices.Clone(runs)
+	for i, r := range out {
+		h, ok, err := embed.ReadCheckpoint(filepath.Join(dir, r.Job.Key), nil)
+		if err != nil || !ok || h.ID != r.Job.Key {
+			continue
+		}
+		out[i].Cost = max(r.Cost-h.Elapsed, r.Cost/10)
+	}
+	return out
 }
 
 // CheapestFirst returns the runs ordered by cost, the cheapest first; runs

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -343,5 +344,39 @@ func TestSkippedNote(t *testing.T) {
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("SkippedForData %v: note %q, want one holding %q", c.skipped, got, c.want)
 		}
+	}
+}
+
+// TestResumed: a run with a checkpoint costs its estimate less the time its
+// fit computed, never below a tenth of the estimate; a run without one, or
+// whose file is another run's or unreadable, costs its estimate. Cheapest
+// first, the run half done then comes before its equals.
+func TestResumed(t *testing.T) {
+	dir := t.TempDir()
+	runs := pending(time.Hour, time.Hour, time.Hour, 10*time.Minute, time.Hour)
+	write := func(i int, id string, elapsed time.Duration) {
+		h := embed.CheckpointHeader{ID: id, Epochs: 3, Elapsed: elapsed}
+		if err := embed.WriteCheckpoint(filepath.Join(dir, runs[i].Job.Key), h, &struct{ X int }{1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(1, runs[1].Job.Key, 30*time.Minute)
+	write(2, "another run", 30*time.Minute)
+	write(3, runs[3].Job.Key, 20*time.Minute) // longer than its estimate
+	if err := os.WriteFile(filepath.Join(dir, runs[4].Job.Key), []byte("damaged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := Resumed(runs, dir)
+	want := []time.Duration{time.Hour, 30 * time.Minute, time.Hour, time.Minute, time.Hour}
+	for i, r := range got {
+		if r.Cost != want[i] {
+			t.Errorf("run %d: cost %v, want %v", i, r.Cost, want[i])
+		}
+	}
+	if runs[1].Cost != time.Hour {
+		t.Error("Resumed changed the runs it was given")
+	}
+	if first := CheapestFirst(got); first[0].Job.Key != runs[3].Job.Key || first[1].Job.Key != runs[1].Job.Key {
+		t.Errorf("cheapest first: %v, want runs 3 and 1 first", keys(first))
 	}
 }
