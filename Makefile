@@ -49,7 +49,8 @@ reproduce: build
 # priority (nice), cheapest runs first, then writes reports/paper/ and says
 # what remains (runs, estimated cost). It can be stopped at any moment (Ctrl-C,
 # kill, a lost machine): every finished run is stored, one in flight leaves
-# nothing; run it again to go on. Runs of any size are taken, cheapest
+# nothing (an OENN run its checkpoint, results.db-checkpoints/, to go on
+# from); run it again to go on. Runs of any size are taken, cheapest
 # first: the budget keeps out what does not fit (on 2026-11-27 the 1,500
 # cheapest runs left, seconds each, were of 10,000 to 105,600 items: Birch,
 # worms, uniform). MAX_ITEMS limits it to the runs of at most that many
