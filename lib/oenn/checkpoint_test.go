@@ -16,8 +16,8 @@ import (
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
-// TestCheckpointResumes cuts a fit short after epoch 22 and starts it
-// again from its checkpoint: the result must be the uninterrupted fit's,
+// TestCheckpointResumes cuts a fit short between the last two checks of
+// its stopping rule and starts it again from its checkpoint: the result must be the uninterrupted fit's,
 // bit for bit (embedding, trace, epochs, stop reason), with batches that
 // reshuffle every epoch and a stopping rule that checks every 5 epochs on a
 // subset, so that every part of the state counts.
@@ -33,18 +33,21 @@ func TestCheckpointResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The rule fires at the check of epoch 25 (train errors 0.110 at 20,
-	// 0.118 at 25): only if the resumed fit remembers the check at 20.
-	if whole.StopReason != embed.StopConverged || whole.Epochs != 25 {
-		t.Fatalf("the uninterrupted fit: %s after %d epochs, want converged after 25", whole.StopReason, whole.Epochs)
+	// The rule fires at a check (epoch 25 with the assembly kernels, 30
+	// with their Go twins, which round differently) only because the error
+	// changed little since the check before: the fit is cut between the two,
+	// so the resumed fit must remember the earlier one.
+	if whole.StopReason != embed.StopConverged || whole.Epochs < 10 {
+		t.Fatalf("the uninterrupted fit: %s after %d epochs, want converged after 10 or more", whole.StopReason, whole.Epochs)
 	}
+	cutAt := whole.Epochs - 3
 
 	path := filepath.Join(t.TempDir(), "fit.ckpt")
 	cut := opt
 	cut.Checkpoint = &embed.Checkpoint{Path: path, ID: "run 1", Every: time.Nanosecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	cut.Progress = func(e embed.Epoch) {
-		if e.Epoch == 22 {
+		if e.Epoch == cutAt {
 			cancel()
 		}
 	}
@@ -63,8 +66,8 @@ func TestCheckpointResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(reported) == 0 || reported[0] != 23 {
-		t.Errorf("the resumed fit reported epochs %v, want them from 23", reported)
+	if len(reported) == 0 || reported[0] != cutAt+1 {
+		t.Errorf("the resumed fit reported epochs %v, want them from %d", reported, cutAt+1)
 	}
 	if !mat.Equal(resumed.Embedding, whole.Embedding) {
 		t.Error("the resumed fit's embedding differs from the uninterrupted fit's")
