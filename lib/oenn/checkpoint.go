@@ -3,7 +3,6 @@ package oenn
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
@@ -17,8 +16,7 @@ import (
 //
 // The arrays are stored as little-endian bytes, 4 a value: gob would spend
 // up to 9 bytes on a float32 (OENN at CHAR size, d = 50: 55 MB instead of
-// 39 MB).
-// The header (embed.CheckpointHeader: the fit's ID, its epochs and time so
+// 39 MB). The header (embed.CheckpointHeader: the fit's ID, its epochs and time so
 // far) comes before it in the file.
 type checkpoint struct {
 	Params []byte
@@ -43,9 +41,15 @@ func saveCheckpoint(cp *embed.Checkpoint, epoch int, c *cpuNet, shuffle *rand.PC
 		return err
 	}
 	adam := c.adam.State()
-	st := checkpoint{Params: le32(c.net.params, math.Float32bits), AdamSteps: adam.Steps,
-		AdamM: le32(adam.M, math.Float32bits), AdamV: le32(adam.V, math.Float32bits), AdamVMax: le32(adam.VMax, math.Float32bits),
-		Shuffle: rng, Perm: le32(perm, int32Bits), Tracker: tr.State(), Checks: checks, Trace: res.Trace}
+	st := checkpoint{AdamSteps: adam.Steps, Shuffle: rng, Tracker: tr.State(), Checks: checks, Trace: res.Trace}
+	for _, a := range []struct {
+		dst *[]byte
+		src any
+	}{{&st.Params, c.net.params}, {&st.AdamM, adam.M}, {&st.AdamV, adam.V}, {&st.AdamVMax, adam.VMax}, {&st.Perm, perm}} {
+		if *a.dst, err = binary.Append(nil, binary.LittleEndian, a.src); err != nil {
+			return err
+		}
+	}
 	return embed.WriteCheckpoint(cp.Path, embed.CheckpointHeader{ID: cp.ID, Epochs: epoch, Elapsed: elapsed}, &st)
 }
 
@@ -68,11 +72,21 @@ func loadCheckpoint(cp *embed.Checkpoint, params, triplets, maxEpochs int) (h em
 }
 
 // restore puts the checkpoint's state into the fit: its parameters and
-// optimiser (c), its shuffle stream and the triplets' order.
+// optimiser (c), its shuffle stream and the triplets' order (whose lengths
+// loadCheckpoint checked).
 func (st *checkpoint) restore(path string, c *cpuNet, shuffle *rand.PCG, perm []int32) error {
-	adam := optim.AdamState[float32]{Steps: st.AdamSteps, M: fromLE32(st.AdamM, math.Float32frombits), V: fromLE32(st.AdamV, math.Float32frombits)}
+	n := len(c.net.params)
+	adam := optim.AdamState[float32]{Steps: st.AdamSteps, M: make([]float32, n), V: make([]float32, n)}
 	if len(st.AdamVMax) > 0 {
-		adam.VMax = fromLE32(st.AdamVMax, math.Float32frombits)
+		adam.VMax = make([]float32, n)
+	}
+	for _, a := range []struct {
+		dst any
+		src []byte
+	}{{c.net.params, st.Params}, {adam.M, st.AdamM}, {adam.V, st.AdamV}, {adam.VMax, st.AdamVMax}, {perm, st.Perm}} {
+		if _, err := binary.Decode(a.src, binary.LittleEndian, a.dst); err != nil {
+			return fmt.Errorf("oenn: the checkpoint %s: %w", path, err)
+		}
 	}
 	if err := c.adam.SetState(adam); err != nil {
 		return fmt.Errorf("oenn: the checkpoint %s: %w", path, err)
@@ -80,28 +94,5 @@ func (st *checkpoint) restore(path string, c *cpuNet, shuffle *rand.PCG, perm []
 	if err := shuffle.UnmarshalBinary(st.Shuffle); err != nil {
 		return fmt.Errorf("oenn: the checkpoint %s: %w", path, err)
 	}
-	copy(c.net.params, fromLE32(st.Params, math.Float32frombits))
-	copy(perm, fromLE32(st.Perm, int32FromBits))
 	return nil
 }
-
-// le32 returns the values as little-endian bytes, 4 each, by bits.
-func le32[T any](xs []T, bits func(T) uint32) []byte {
-	b := make([]byte, 0, 4*len(xs))
-	for _, x := range xs {
-		b = binary.LittleEndian.AppendUint32(b, bits(x))
-	}
-	return b
-}
-
-// fromLE32 is le32's inverse (b's length a multiple of 4).
-func fromLE32[T any](b []byte, from func(uint32) T) []T {
-	xs := make([]T, len(b)/4)
-	for i := range xs {
-		xs[i] = from(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return xs
-}
-
-func int32Bits(v int32) uint32     { return uint32(v) }
-func int32FromBits(u uint32) int32 { return int32(u) }
