@@ -50,6 +50,10 @@ type Options struct {
 	Jobs, Threads int
 	// RetryFailed executes runs stored as failed again.
 	RetryFailed bool
+	// CheckpointEvery is the least time between two writes of a resumable
+	// run's checkpoint (execute.Executor.CheckpointEvery; 0:
+	// embed.DefaultCheckpointEvery).
+	CheckpointEvery time.Duration
 	// ReportOnly rebuilds the report from the database without executing
 	// any run: the database must exist, and is opened read-only.
 	ReportOnly bool
@@ -154,7 +158,7 @@ func Executor(opt Options, st *store.Store, label string) *execute.Executor {
 	}
 	return &execute.Executor{Store: st, Experiment: label, Jobs: opt.Jobs, Threads: opt.Threads,
 		RetryFailed: opt.RetryFailed, Eval: opt.Eval, Runnable: runnable, Host: hostinfo.Current(), Progress: progress,
-		Checkpoints: CheckpointDir(st.Path())}
+		Checkpoints: CheckpointDir(st.Path()), CheckpointEvery: opt.CheckpointEvery}
 }
 
 // CheckpointDir returns the folder beside the database db where the runs

@@ -35,6 +35,10 @@ type scriptFlags struct {
 	filter      plan.Filter
 }
 
+// checkpointEveryUsage describes --checkpoint-every, of oerun run and of the
+// tasks oerun slurm writes.
+const checkpointEveryUsage = "write a resumable run's checkpoint at most this often: what a run cut short loses (0: 1m)"
+
 func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *scriptFlags) {
 	fs := newFlags(name, synopsis)
 	f := &scriptFlags{}
@@ -46,6 +50,7 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.IntVar(&f.opt.Threads, "threads", 0, "threads per run (0: the CPUs shared among the jobs)")
 		fs.BoolVar(&f.opt.RetryFailed, "retry-failed", false, "execute runs recorded as failed again")
 		fs.IntVar(&f.opt.MaxEmbedding, "max-embedding", 0, "store the embeddings and views (KeepEmbedding) of at most this many values (0: 200000, -1: none)")
+		fs.DurationVar(&f.opt.CheckpointEvery, "checkpoint-every", 0, checkpointEveryUsage)
 		fs.StringVar(&f.shard, "shard", "", "execute only shard `I/N` (from 0) of the runs missing from --base, into --db (a Slurm array task's)")
 		fs.StringVar(&f.base, "base", runner.DefaultDB, "with --shard: the database whose missing runs are split (read only)")
 		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first until this `duration` is spent, then write the reports (0: execute none)")
@@ -84,6 +89,9 @@ func runScripts(name string, args []string, reportOnly bool) error {
 	f.opt.Quiet = quiet(fs)
 	if !f.filter.IsZero() && f.shard == "" && !f.budget.set {
 		return usageErrorf("%s selects the runs of --budget or --shard: give one of them", f.filter)
+	}
+	if f.opt.CheckpointEvery < 0 {
+		return usageErrorf("--checkpoint-every %v: want a duration of 0 or more", f.opt.CheckpointEvery)
 	}
 	// A campaign stopped by kill (SIGTERM), as by Ctrl-C, cancels its runs
 	// in flight, which leave nothing but the checkpoints of resumable ones,

@@ -26,6 +26,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/oe-lab/oe/lib/embed"
 )
 
 // slurmScripts are the experiment scripts the test runs at the smoke
@@ -143,29 +145,35 @@ func (c *cluster) daemon(t *testing.T, name string, args ...string) {
 	})
 }
 
-// submit runs oerun slurm --submit in dir for the tasks of list and returns
-// the merge job's id.
-func (c *cluster) submit(t *testing.T, oerun, dir, list string, scripts []string) string {
+// submit runs oerun slurm --submit in dir with flags for the tasks of list
+// and returns the array job's id and the merge job's.
+func (c *cluster) submit(t *testing.T, oerun, dir, list string, flags, scripts []string) (array, merge string) {
 	t.Helper()
-	args := []string{"slurm", "--profile", "smoke", "--tasks", "3", "--threads", "1", "--submit", "--array", list}
+	args := append([]string{"slurm", "--profile", "smoke", "--submit", "--array", list}, flags...)
 	cmd := c.command(oerun, append(args, scripts...)...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("oerun slurm --submit --array %s: %v\n%s", list, err, out)
 	}
-	m := regexp.MustCompile(`submitted array job \d+ \(tasks ` + list + `\) and merge job (\d+) after it`).FindSubmatch(out)
+	m := regexp.MustCompile(`submitted array job (\d+) \(tasks ` + list + `\) and merge job (\d+) after it`).FindSubmatch(out)
 	if m == nil {
 		t.Fatalf("oerun slurm --submit did not say what it submitted:\n%s", out)
 	}
-	return string(m[1])
+	return string(m[1]), string(m[2])
 }
 
-// wait waits for a job to end and returns its state.
+// wait waits up to a minute for a job to end and returns its state.
 func (c *cluster) wait(t *testing.T, job string) string {
 	t.Helper()
+	return c.waitLong(t, job, time.Minute)
+}
+
+// waitLong waits up to limit for a job to end and returns its state.
+func (c *cluster) waitLong(t *testing.T, job string, limit time.Duration) string {
+	t.Helper()
 	var state string
-	c.waitFor(t, "job "+job, func() bool {
+	c.waitUntil(t, "job "+job, limit, func() bool {
 		out, _ := c.command("scontrol", "show", "job", job, "-o").Output()
 		if s := regexp.MustCompile(`JobState=(\S+)`).FindSubmatch(out); s != nil {
 			state = string(s[1])
@@ -199,11 +207,16 @@ func (c *cluster) command(name string, args ...string) *exec.Cmd {
 
 func (c *cluster) waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	c.waitUntil(t, what, time.Minute, ok)
+}
+
+func (c *cluster) waitUntil(t *testing.T, what string, limit time.Duration, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for !ok() {
 		if time.Now().After(deadline) {
 			c.dumpLogs(t)
-			t.Fatalf("waited 60 s for %s", what)
+			t.Fatalf("waited %v for %s", limit, what)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -241,10 +254,7 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 	c := startCluster(t)
 	t.Logf("cluster up in %v", time.Since(start).Round(time.Millisecond))
 	work := t.TempDir()
-	oerun := filepath.Join(work, "oerun")
-	if out, err := exec.Command("go", "build", "-o", oerun, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	oerun := buildOerun(t, work)
 	scripts := make([]string, len(slurmScripts))
 	for i, s := range slurmScripts {
 		abs, err := filepath.Abs(s)
@@ -267,7 +277,8 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 	submitted := time.Now()
 	// As if task 1 had failed: tasks 0 and 2 run, and the merge job fails on
 	// the missing shard without merging any.
-	merge := c.submit(t, oerun, array, "0,2", scripts)
+	threeTasks := []string{"--tasks", "3", "--threads", "1"}
+	_, merge := c.submit(t, oerun, array, "0,2", threeTasks, scripts)
 	if state := c.wait(t, merge); state != "FAILED" {
 		c.fatal(t, array, "merge job %s without shard 1 ended %s, want FAILED", merge, state)
 	}
@@ -279,7 +290,7 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 		t.Error("the merge job without shard 1 wrote results.db")
 	}
 	// Task 1 submitted again alone, with a new merge job.
-	merge = c.submit(t, oerun, array, "1", scripts)
+	_, merge = c.submit(t, oerun, array, "1", threeTasks, scripts)
 	if state := c.wait(t, merge); state != "COMPLETED" {
 		c.fatal(t, array, "merge job %s ended %s", merge, state)
 	}
@@ -304,15 +315,7 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 			t.Errorf("run %.12s is in %d shards", k, n)
 		}
 	}
-	for _, q := range []string{
-		"SELECT key, status, error, config, algorithm_version, eval_version, stop_reason, threads FROM runs ORDER BY key",
-		`SELECT r.key, m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id
-			WHERE m.name NOT IN ('fit_seconds', 'converge_seconds', 'setup_seconds', 'eval_seconds') ORDER BY r.key, m.name`,
-		"SELECT r.key, e.epoch, e.loss, e.train_error FROM epochs e JOIN runs r ON r.id = e.run_id ORDER BY r.key, e.epoch",
-		"SELECT r.key, b.kind, b.rows, b.cols, hex(b.data), hex(l.data) FROM embeddings b JOIN runs r ON r.id = b.run_id LEFT JOIN labels l ON l.id = b.labels_id ORDER BY r.key",
-		"SELECT x.experiment, x.profile, r.key, x.position, x.declared FROM experiment_runs x JOIN runs r ON r.id = x.run_id ORDER BY 1, 2, 4",
-		"SELECT experiment, profile, script_sha256, runs FROM experiments ORDER BY 1, 2",
-	} {
+	for _, q := range sameRuns {
 		a, b := query(t, filepath.Join(array, "results.db"), q), query(t, filepath.Join(single, "results.db"), q)
 		if a != b {
 			t.Errorf("%s differs:\nSlurm array:\n%.2000s\none process:\n%.2000s", q, a, b)
@@ -325,6 +328,138 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 		}
 	}
 	t.Logf("integration test %v in all", time.Since(start).Round(time.Millisecond))
+}
+
+// buildOerun builds oerun into dir and returns its path.
+func buildOerun(t *testing.T, dir string) string {
+	t.Helper()
+	oerun := filepath.Join(dir, "oerun")
+	if out, err := exec.Command("go", "build", "-o", oerun, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return oerun
+}
+
+// longScript declares one OENN run on a synthetic dataset (no data files)
+// that takes about two and a half minutes on one core of the development
+// machine (beside another run): longer than a one-minute time limit,
+// Slurm's least, and than the 30 s slurmctld may take to enforce it.
+const longScript = `//go:build experiment
+
+package main
+
+import "github.com/oe-lab/oe/runner/exp"
+
+func main() {
+	e := exp.Begin("A run longer than its task's time limit")
+	e.Run([]exp.Run{{Dataset: "gmm", N: 1000, Dim: 10, Lambda: 1, Algorithm: "oenn", MaxEpochs: 3500, NoStop: true, Seed: 1}})
+}
+`
+
+// TestSlurmTimeLimitResumes: a task whose time limit (one minute) cuts its
+// OENN run short ends TIMEOUT, its merge job is cancelled, and the run's
+// checkpoint stays beside the shard; the task submitted again goes on from
+// it, until one finishes the run, and the merged run is the one a single
+// uninterrupted process stores, bit for bit, its fit time counting what
+// every task computed.
+func TestSlurmTimeLimitResumes(t *testing.T) {
+	start := time.Now()
+	c := startCluster(t)
+	work := t.TempDir()
+	oerun := buildOerun(t, work)
+	script := filepath.Join(work, "long.go")
+	write(t, script, longScript, 0o644)
+
+	// The uninterrupted run, beside the cluster's task (one core each).
+	single := filepath.Join(work, "single")
+	os.Mkdir(single, 0o755)
+	ref := exec.Command(oerun, "run", "--profile", "smoke", "--jobs", "1", "--threads", "1", script)
+	ref.Dir = single
+	var refOut bytes.Buffer
+	ref.Stdout, ref.Stderr = &refOut, &refOut
+	if err := ref.Start(); err != nil {
+		t.Fatal(err)
+	}
+	refDone := make(chan error, 1)
+	go func() { refDone <- ref.Wait() }()
+	t.Cleanup(func() { ref.Process.Kill() })
+
+	cluster := filepath.Join(work, "cluster")
+	os.Mkdir(cluster, 0o755)
+	// Every task gets a minute: a cut task is submitted again until one
+	// finishes the run, each going on from the last one's checkpoint.
+	flags := []string{"--tasks", "1", "--threads", "1", "--time", "1", "--checkpoint-every", "5s"}
+	shard := filepath.Join(cluster, "slurm", "shards", "0.db")
+	var last embed.CheckpointHeader
+	for cuts := 0; ; cuts++ {
+		arrayJob, merge := c.submit(t, oerun, cluster, "0", flags, []string{script})
+		state := c.waitLong(t, merge, 5*time.Minute)
+		if state == "COMPLETED" {
+			if cuts == 0 {
+				c.fatal(t, cluster, "the task finished its run within the time limit: make longScript longer for this machine")
+			}
+			break
+		}
+		if state != "CANCELLED" {
+			c.fatal(t, cluster, "the merge job after task %s ended %s, want CANCELLED (its task cut short) or COMPLETED", arrayJob, state)
+		}
+		if task := c.wait(t, arrayJob); task != "TIMEOUT" {
+			c.fatal(t, cluster, "task %s ended %s, want TIMEOUT", arrayJob, task)
+		}
+		if n := query(t, shard, "SELECT count(*) FROM runs"); n != "0\n" {
+			t.Errorf("the shard of the task cut short holds %s runs, want 0", strings.TrimSpace(n))
+		}
+		cps, _ := filepath.Glob(filepath.Join(shard+"-checkpoints", "*"))
+		if len(cps) != 1 {
+			c.fatal(t, cluster, "the task cut short left checkpoints %q, want one", cps)
+		}
+		h, ok, err := embed.ReadCheckpoint(cps[0], nil)
+		if err != nil || !ok || h.Epochs <= last.Epochs {
+			c.fatal(t, cluster, "after task %s the checkpoint %s holds %+v (%v, %v); want more epochs than %d", arrayJob, cps[0], h, ok, err, last.Epochs)
+		}
+		last = h
+		t.Logf("the time limit cut task %s at epoch %d of its run (%v computed), %v after the test's start",
+			arrayJob, h.Epochs, h.Elapsed.Round(time.Second), time.Since(start).Round(time.Second))
+		if cuts == 5 {
+			c.fatal(t, cluster, "six tasks did not finish the run")
+		}
+	}
+	if err := <-refDone; err != nil {
+		t.Fatalf("oerun run: %v\n%s", err, refOut.String())
+	}
+	merged := filepath.Join(cluster, "results.db")
+	for _, q := range sameRuns {
+		a, b := query(t, merged, q), query(t, filepath.Join(single, "results.db"), q)
+		if a != b {
+			t.Errorf("%s differs:\nresumed on Slurm:\n%.2000s\nuninterrupted:\n%.2000s", q, a, b)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(shard+"-checkpoints", "*")); len(left) != 0 {
+		t.Errorf("the stored run's checkpoint is still there: %q", left)
+	}
+	// The last task computed only what the others had not: the run's wall
+	// time there is its fit time less what their checkpoint held.
+	var wall, fit float64
+	if _, err := fmt.Sscan(query(t, merged, `SELECT (julianday(r.finished_at) - julianday(r.started_at)) * 86400, m.value
+		FROM runs r JOIN metrics m ON m.run_id = r.id AND m.name = 'fit_seconds'`), &wall, &fit); err != nil {
+		t.Fatal(err)
+	}
+	if resumed := last.Elapsed.Seconds(); wall > fit-resumed/2 {
+		t.Errorf("the last task's run took %.1f s of a fit of %.1f s, of which the checkpoint held %.1f s: it did not go on from it", wall, fit, resumed)
+	}
+	t.Logf("the last task's run took %.0f s, its fit %.0f s in all; test %v in all", wall, fit, time.Since(start).Round(time.Second))
+}
+
+// sameRuns are the queries whose rows two databases holding the same runs
+// agree on: everything but times.
+var sameRuns = []string{
+	"SELECT key, status, error, config, algorithm_version, eval_version, stop_reason, threads FROM runs ORDER BY key",
+	`SELECT r.key, m.name, m.value FROM metrics m JOIN runs r ON r.id = m.run_id
+		WHERE m.name NOT IN ('fit_seconds', 'converge_seconds', 'setup_seconds', 'eval_seconds') ORDER BY r.key, m.name`,
+	"SELECT r.key, e.epoch, e.loss, e.train_error FROM epochs e JOIN runs r ON r.id = e.run_id ORDER BY r.key, e.epoch",
+	"SELECT r.key, b.kind, b.rows, b.cols, hex(b.data), hex(l.data) FROM embeddings b JOIN runs r ON r.id = b.run_id LEFT JOIN labels l ON l.id = b.labels_id ORDER BY r.key",
+	"SELECT x.experiment, x.profile, r.key, x.position, x.declared FROM experiment_runs x JOIN runs r ON r.id = x.run_id ORDER BY 1, 2, 4",
+	"SELECT experiment, profile, script_sha256, runs FROM experiments ORDER BY 1, 2",
 }
 
 // query returns the rows of a query on a database, one line each.

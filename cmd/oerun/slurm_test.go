@@ -30,7 +30,7 @@ func TestSlurmScripts(t *testing.T) {
 	j := slurmJob{command: "oerun slurm --tasks 4 x.go", oerun: "/opt/oe/bin/oerun", workdir: "/home/me/my oe", dir: "slurm",
 		profile: "paper", db: "results.db", reports: "reports", scripts: []string{"experiments/general.go", "experiments/it's.go"},
 		tasks: 4, cpus: 8, jobs: 2, threads: 4, partition: "gpu", time: "2-00:00:00", gres: "gpu:1", retryFailed: true,
-		filter: plan.Filter{Backend: job.CUDA, MaxItems: 7291}}
+		checkpointEvery: 5 * time.Minute, filter: plan.Filter{Backend: job.CUDA, MaxItems: 7291}}
 	array, merge := j.arrayScript("slurm/array.sbatch", "slurm/merge.sbatch"), j.mergeScript()
 	tests := []struct {
 		name, script, want string
@@ -39,7 +39,7 @@ func TestSlurmScripts(t *testing.T) {
 		{"in the folder oerun slurm ran in", array, "#SBATCH --chdir=/home/me/my oe\n"},
 		{"resources", array, "#SBATCH --cpus-per-task=8\n#SBATCH --partition=gpu\n#SBATCH --time=2-00:00:00\n#SBATCH --gres=gpu:1\n"},
 		{"task I runs shard I/N into its own database", array,
-			`exec /opt/oe/bin/oerun run --profile paper --shard "$task/4" --base results.db --db slurm/shards/"$task".db --jobs 2 --threads 4 --retry-failed --max-items 7291 --backend cuda experiments/general.go 'experiments/it'\''s.go'`},
+			`exec /opt/oe/bin/oerun run --profile paper --shard "$task/4" --base results.db --db slurm/shards/"$task".db --jobs 2 --threads 4 --retry-failed --checkpoint-every 5m0s --max-items 7291 --backend cuda experiments/general.go 'experiments/it'\''s.go'`},
 		{"how to submit failed tasks again", array, "oerun slurm ... --submit --array 3,7"},
 		{"the merge job merges every shard", merge, "/opt/oe/bin/oerun merge results.db slurm/shards/0.db slurm/shards/1.db slurm/shards/2.db slurm/shards/3.db\n"},
 		{"then writes the reports, executing nothing", merge, "/opt/oe/bin/oerun run --profile paper --budget 0 --db results.db --reports reports experiments/general.go"},
@@ -93,6 +93,7 @@ func TestSlurmCommandRejectsBadInput(t *testing.T) {
 		{"a missing script", []string{"--tasks", "2", "nope.go"}, "nope.go"},
 		{"--array without --submit", []string{"--tasks", "2", "--array", "1", cheapScript}, "needs --submit"},
 		{"--array out of range", []string{"--tasks", "2", "--array", "2", "--submit", cheapScript}, `--array "2"`},
+		{"a negative --checkpoint-every", []string{"--tasks", "2", "--checkpoint-every", "-5s", cheapScript}, "--checkpoint-every -5s: want"},
 	}
 	for _, tc := range tests {
 		err := slurmCommand(append(append([]string{}, base...), tc.args...))
@@ -182,6 +183,10 @@ func TestPlanCommandRejectsBadInput(t *testing.T) {
 	err = runScripts("run", []string{"--max-items", "100", "--db", filepath.Join(dir, "r.db"), cheapScript}, false)
 	if err == nil || !strings.Contains(err.Error(), "--max-items 100 selects the runs of --budget or --shard") {
 		t.Errorf("--max-items without --budget: error %v", err)
+	}
+	err = runScripts("run", []string{"--checkpoint-every", "-1m", "--db", filepath.Join(dir, "r.db"), cheapScript}, false)
+	if err == nil || !strings.Contains(err.Error(), "--checkpoint-every -1m0s: want a duration of 0 or more") {
+		t.Errorf("a negative --checkpoint-every: error %v", err)
 	}
 }
 

@@ -41,19 +41,24 @@ type Checkpoint struct {
 	Every time.Duration
 }
 
+// Interval returns the least time between writes: Every, or
+// DefaultCheckpointEvery where Every is 0.
+func (c *Checkpoint) Interval() time.Duration {
+	if c.Every == 0 {
+		return DefaultCheckpointEvery
+	}
+	return c.Every
+}
+
 // Due reports whether a fit whose last write (or start) was at last should
 // write its checkpoint now.
 func (c *Checkpoint) Due(last time.Time) bool {
-	every := c.Every
-	if every == 0 {
-		every = DefaultCheckpointEvery
-	}
-	return time.Since(last) >= every
+	return time.Since(last) >= c.Interval()
 }
 
 // CheckpointHeader opens every checkpoint file: which fit it is and how
 // far it got. A campaign reads it to see what is left of a run
-// (ReadCheckpointHeader) without the method's state behind it.
+// (ReadCheckpoint with a nil state) without decoding the state behind it.
 type CheckpointHeader struct {
 	// ID is Checkpoint.ID.
 	ID string

@@ -59,6 +59,11 @@ type Executor struct {
 	// the run is stored. Under a deadline such a run starts even where its
 	// Cost exceeds the time left, since what it computes is kept.
 	Checkpoints string
+	// CheckpointEvery is the least time between two writes of a checkpoint
+	// (0: embed.DefaultCheckpointEvery): what a run cut short loses at
+	// most. A cluster whose jobs are cut often (short time limits,
+	// preemption) wants it shorter.
+	CheckpointEvery time.Duration
 	// Defer, when set, receives the runs Execute would execute (missing
 	// from the store, or failed with RetryFailed), in order, and Execute
 	// executes none of them: a declare-only execution of a script (see
@@ -230,7 +235,7 @@ feed:
 		if stop {
 			break
 		}
-		if left := time.Until(deadline); hasDeadline && p.Cost > left && (x.checkpoint(p.Job) == nil || left < minResumeSlice) {
+		if left := time.Until(deadline); hasDeadline && p.Cost > left && (x.checkpoint(p.Job) == nil || left < x.minResumeSlice()) {
 			continue
 		}
 		select {
@@ -248,9 +253,12 @@ feed:
 }
 
 // minResumeSlice is the least time left under a deadline for which a
-// resumable run is started although its Cost exceeds it: enough for a
-// checkpoint or two to keep what it computes.
-const minResumeSlice = 2 * embed.DefaultCheckpointEvery
+// resumable run is started although its Cost exceeds it: two intervals
+// between checkpoints, enough for one or two to keep what it computes.
+func (x *Executor) minResumeSlice() time.Duration {
+	cp := embed.Checkpoint{Every: x.CheckpointEvery}
+	return 2 * cp.Interval()
+}
 
 // checkpoint returns the checkpoint the run j keeps (see Checkpoints), or
 // nil when it keeps none.
@@ -261,7 +269,7 @@ func (x *Executor) checkpoint(j job.Canonical) *embed.Checkpoint {
 	if info, err := embed.Lookup(j.Config.Algorithm); err != nil || !info.Resumable {
 		return nil
 	}
-	return &embed.Checkpoint{Path: filepath.Join(x.Checkpoints, j.Key), ID: j.Key}
+	return &embed.Checkpoint{Path: filepath.Join(x.Checkpoints, j.Key), ID: j.Key, Every: x.CheckpointEvery}
 }
 
 // Unique returns runs with each key once, in the order of first appearance;

@@ -614,3 +614,43 @@ func TestCheckpointsOfResumableRuns(t *testing.T) {
 		t.Errorf("the stored run's checkpoint is still there (%v)", err)
 	}
 }
+
+// TestCheckpointEvery: the executor's interval between checkpoints reaches
+// the fit, and a deadline starts a resumable run that will not finish only
+// with two intervals left, enough for a checkpoint to keep something.
+func TestCheckpointEvery(t *testing.T) {
+	c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: "execresume", Seed: 1}.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		every, left time.Duration
+		wantEvery   time.Duration
+		wantStarted bool
+	}{
+		{every: 0, left: 3 * time.Minute, wantEvery: 0, wantStarted: true},
+		{every: 0, left: 90 * time.Second, wantEvery: 0, wantStarted: false},
+		{every: 10 * time.Second, left: 30 * time.Second, wantEvery: 10 * time.Second, wantStarted: true},
+		{every: 10 * time.Minute, left: 3 * time.Minute, wantEvery: 10 * time.Minute, wantStarted: false},
+	} {
+		x := &Executor{Store: openStore(t, filepath.Join(t.TempDir(), "r.db")), Jobs: 1,
+			Checkpoints: filepath.Join(t.TempDir(), "r.db-checkpoints"), CheckpointEvery: tc.every}
+		var got *embed.Checkpoint
+		eval := func(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
+			got = job.CheckpointFrom(ctx)
+			return &job.Outcome{Metrics: map[string]float64{job.TestError: 0.1}, StopReason: embed.StopConverged.String(), Threads: threads}, nil
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), tc.left)
+		sum, err := x.ExecutePending(ctx, []Pending{{Job: c, Eval: eval, Cost: time.Hour}})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if started := sum.Ran == 1; started != tc.wantStarted {
+			t.Errorf("every %v, %v left, a cost of an hour: started %v, want %v", tc.every, tc.left, started, tc.wantStarted)
+		}
+		if tc.wantStarted && (got == nil || got.Every != tc.wantEvery) {
+			t.Errorf("every %v: the fit's checkpoint is %+v, want Every %v", tc.every, got, tc.wantEvery)
+		}
+	}
+}
