@@ -2,9 +2,14 @@ package oenn
 
 import (
 	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/optim"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -31,6 +36,50 @@ func BenchmarkStep(b *testing.B) {
 				embed.Options{Seed: 1, MaxEpochs: b.N, Stop: embed.StopRule{Disabled: true}})
 			if err != nil {
 				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// BenchmarkCheckpoint times one write of a CPU fit's checkpoint (its
+// parameters, AMSGrad's three moments, the triplets' order, a trace of 100
+// epochs) into a temporary folder, at the shapes of the paper profile's
+// CHAR (n = 1797) and USPS-size (n = 7291) runs at d = 50 and λ = 2, the
+// largest there: a fit writes one at most every minute
+// (embed.DefaultCheckpointEvery), so a write should cost a small part of it.
+func BenchmarkCheckpoint(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		n, d int
+	}{
+		{"char-n1797-d50", 1797, 50},
+		{"usps-n7291-d50", 7291, 50},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			width, in := (&OENN{}).Shape(bc.n, bc.d)
+			net := newEmbNet(in, width, bc.d)
+			adam, err := optim.NewAdam[float32](len(net.params), DefaultLearningRate)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := len(net.params)
+			if err := adam.SetState(optim.AdamState[float32]{Steps: 1, M: make([]float32, p), V: make([]float32, p), VMax: make([]float32, p)}); err != nil {
+				b.Fatal(err)
+			}
+			perm := make([]int32, triplets.Count(2, bc.n, bc.d))
+			res := &embed.Result{Trace: make([]embed.Epoch, 100)}
+			tracker := embed.NewTracker(embed.DefaultStopRule())
+			cp := &embed.Checkpoint{Path: filepath.Join(b.TempDir(), "run"), ID: "run"}
+			shuffle := rand.NewPCG(1, 2)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := saveCheckpoint(cp, 100, &cpuNet{net: net, adam: adam}, shuffle, perm, tracker, 2, res, time.Minute); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			if fi, err := os.Stat(cp.Path); err == nil {
+				b.ReportMetric(float64(fi.Size())/1e6, "MB/write")
 			}
 		})
 	}
