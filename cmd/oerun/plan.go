@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/plan"
@@ -76,7 +77,7 @@ func planCommand(args []string) error {
 	fs.StringVar(&opt.Profile, "profile", runner.DefaultProfile, "scale of the experiment: smoke, quick or paper")
 	fs.BoolVar(&opt.RetryFailed, "retry-failed", false, "count runs recorded as failed as missing")
 	filterFlags(fs, &filter)
-	shards := fs.Int("shards", 1, "show how the runs split over this many shards (Slurm array tasks)")
+	shards := fs.Int("shards", 1, "show how the runs split over this many shards (Slurm array tasks); with 1, runs begun in the database's checkpoints count what is left")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	by := fs.String("by", "", "instead of a row per run, a row per `algorithm`, experiment or size (n ≤ 2,000, ≤ 10,000, more): runs and estimate")
 	scripts, err := parseInterleaved(fs, args)
@@ -103,10 +104,19 @@ func planCommand(args []string) error {
 	var left []execute.Pending
 	p.Runs, left = filter.Apply(p.Runs)
 	split := plan.Split(p.Runs, *shards)
-	if *asJSON {
-		return writePlanJSON(os.Stdout, opt, p, split, left)
+	// On this machine a budget goes on from the runs an earlier one began
+	// (oerun run's checkpoints beside the database); a cluster's tasks
+	// keep theirs beside their shards, so a split counts every run whole.
+	begun := map[string]embed.CheckpointHeader{}
+	if *shards == 1 {
+		begun = plan.Begun(p.Runs, runner.CheckpointDir(opt.DB))
+		p.Runs = plan.Resumed(p.Runs, begun)
+		split = [][]execute.Pending{p.Runs}
 	}
-	writePlan(os.Stdout, opt, p, split, filter, left, *by, group)
+	if *asJSON {
+		return writePlanJSON(os.Stdout, opt, p, split, left, begun)
+	}
+	writePlan(os.Stdout, opt, p, split, filter, left, begun, *by, group)
 	return nil
 }
 
@@ -156,9 +166,18 @@ func writeGroups(w io.Writer, by string, group func(execute.Pending) string, run
 
 // writePlan prints the plan as a table, its total and its split, and what
 // the filter left out.
-func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, filter plan.Filter, left []execute.Pending, by string, group func(execute.Pending) string) {
+func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, filter plan.Filter, left []execute.Pending,
+	begun map[string]embed.CheckpointHeader, by string, group func(execute.Pending) string) {
 	fmt.Fprintf(w, "%d runs missing from %s at profile %s, estimated %s (cost model calibrated on %d runs there)\n",
 		len(p.Runs), opt.DB, opt.Profile, report.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated)
+	if len(begun) > 0 {
+		var done time.Duration
+		for _, h := range begun {
+			done += h.Elapsed
+		}
+		fmt.Fprintf(w, "%d of them begun (%s computed, kept in %s/): their estimates count what is left\n",
+			len(begun), report.FormatCost(done), runner.CheckpointDir(opt.DB))
+	}
 	if !filter.IsZero() {
 		fmt.Fprintf(w, "%s left out %d more, estimated %s\n", filter, len(left), report.FormatCost(plan.Total(left)))
 	}
@@ -171,7 +190,7 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 	if group != nil {
 		writeGroups(w, by, group, p.Runs)
 	} else {
-		writeRuns(w, p.Runs)
+		writeRuns(w, p.Runs, begun)
 	}
 	fmt.Fprintf(w, "total: %d runs, estimated %s\n", len(p.Runs), report.FormatCost(plan.Total(p.Runs)))
 	if len(split) > 1 {
@@ -182,18 +201,28 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 	}
 }
 
-// writeRuns prints a row per run.
-func writeRuns(w io.Writer, runs []execute.Pending) {
+// writeRuns prints a row per run, with what was done of those begun.
+func writeRuns(w io.Writer, runs []execute.Pending, begun map[string]embed.CheckpointHeader) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "key\texperiment\tdataset\tn\td\talgorithm\tbackend\testimate")
+	fmt.Fprint(tw, "key\texperiment\tdataset\tn\td\talgorithm\tbackend\testimate")
+	if len(begun) > 0 {
+		fmt.Fprint(tw, "\tbegun")
+	}
+	fmt.Fprintln(tw)
 	for _, r := range runs {
 		c := r.Job.Config
 		dataset := c.Dataset
 		if c.StandsInFor != "" {
 			dataset += " (for " + c.StandsInFor + ")"
 		}
-		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", r.Job.Key, r.Experiment, dataset, plan.Items(c), c.Dim,
+		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%s\t%s\t%s", r.Job.Key, r.Experiment, dataset, plan.Items(c), c.Dim,
 			c.Algorithm, c.Backend, report.FormatCost(r.Cost))
+		if h, ok := begun[r.Job.Key]; ok {
+			fmt.Fprintf(tw, "\t%d epochs, %s", h.Epochs, report.FormatCost(h.Elapsed))
+		} else if len(begun) > 0 {
+			fmt.Fprint(tw, "\t-")
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }
@@ -228,6 +257,10 @@ type runJSON struct {
 	// KeepEmbedding: what a script declares the run keeps of its
 	// embedding, "view" or "full" (runner/exp's Run.KeepEmbedding).
 	KeepEmbedding execute.Keep `json:"keep_embedding,omitempty"`
+	// BegunEpochs and BegunSeconds are what the fit of a run begun in the
+	// database's checkpoints did (then CostSeconds is what is left).
+	BegunEpochs  int     `json:"begun_epochs,omitempty"`
+	BegunSeconds float64 `json:"begun_seconds,omitempty"`
 }
 
 type shardJSON struct {
@@ -236,14 +269,15 @@ type shardJSON struct {
 	CostSeconds float64 `json:"cost_seconds"`
 }
 
-func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, left []execute.Pending) error {
+func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, left []execute.Pending, begun map[string]embed.CheckpointHeader) error {
 	out := planJSON{Database: opt.DB, Profile: opt.Profile, CalibratedOn: p.Model.Calibrated, Count: len(p.Runs),
 		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}, LeftOut: len(left), LeftOutSeconds: plan.Total(left).Seconds(),
 		SkippedForData: p.SkippedForData}
 	for _, r := range p.Runs {
 		c := r.Job.Config
 		out.Runs = append(out.Runs, runJSON{Key: r.Job.Key, Experiment: r.Experiment, Dataset: c.Dataset, StandsInFor: c.StandsInFor,
-			N: plan.Items(c), Dim: c.Dim, Algorithm: c.Algorithm, Backend: c.Backend, CostSeconds: r.Cost.Seconds(), KeepEmbedding: r.Keep})
+			N: plan.Items(c), Dim: c.Dim, Algorithm: c.Algorithm, Backend: c.Backend, CostSeconds: r.Cost.Seconds(), KeepEmbedding: r.Keep,
+			BegunEpochs: begun[r.Job.Key].Epochs, BegunSeconds: begun[r.Job.Key].Elapsed.Seconds()})
 	}
 	for i, sh := range split {
 		out.Shards = append(out.Shards, shardJSON{Shard: plan.Shard{I: i, N: len(split)}.String(), Runs: len(sh), CostSeconds: plan.Total(sh).Seconds()})
@@ -286,7 +320,7 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 	}
 	var deadline time.Time
 	if f.budget.set {
-		runs = plan.Resumed(runs, runner.CheckpointDir(opt.DB))
+		runs = plan.Resumed(runs, plan.Begun(runs, runner.CheckpointDir(opt.DB)))
 		runs, deadline = plan.CheapestFirst(runs), start.Add(f.budget.d)
 		label = strings.TrimPrefix(label+", budget "+f.budget.d.String(), ", ")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/plan"
+	"github.com/oe-lab/oe/runner/report"
 	"github.com/oe-lab/oe/runner/store"
 )
 
@@ -255,7 +256,7 @@ func TestPlanJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writePlanJSON(&buf, opt, p, plan.Split(p.Runs, 2), nil); err != nil {
+	if err := writePlanJSON(&buf, opt, p, plan.Split(p.Runs, 2), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	var got planJSON
@@ -274,6 +275,45 @@ func TestPlanJSON(t *testing.T) {
 	}
 	if d := sum - got.TotalSeconds; d > 1e-6 || d < -1e-6 {
 		t.Errorf("the shards' costs add to %v, the total is %v", sum, got.TotalSeconds)
+	}
+}
+
+// TestPlanBegun: a run with a checkpoint beside the database is listed as
+// begun, with its epochs and time done, and its estimate is what is left, in
+// the table and in JSON; a split over shards counts every run whole.
+func TestPlanBegun(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	p, err := plan.Make(context.Background(), runner.Options{DB: db, Profile: "smoke"}, []string{cheapScript})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := p.Runs[len(p.Runs)-1]
+	done := run.Cost / 2
+	h := embed.CheckpointHeader{ID: run.Job.Key, Epochs: 42, Elapsed: done}
+	if err := embed.WriteCheckpoint(filepath.Join(runner.CheckpointDir(db), run.Job.Key), h, &struct{ X int }{1}); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := cli(t, "plan", "--profile", "smoke", "--db", db, cheapScript)
+	row := regexp.MustCompile(fmt.Sprintf(`(?m)^%.12s .* (\S+) +42 epochs, \S+$`, run.Job.Key)).FindStringSubmatch(stdout)
+	if code != 0 || row == nil || !strings.Contains(stdout, "1 of them begun (") || !regexp.MustCompile(`(?m) estimate +begun$`).MatchString(stdout) {
+		t.Fatalf("plan with a begun run: exit %d, %s\n%s", code, stderr, stdout)
+	}
+	if want := report.FormatCost(run.Cost - done); row[1] != want {
+		t.Errorf("the begun run's estimate is %s, want %s (its estimate less the time done)", row[1], want)
+	}
+	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--json", cheapScript)
+	var got planJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &got) != nil {
+		t.Fatalf("exit %d, %s\n%s", code, stderr, stdout)
+	}
+	for _, r := range got.Runs {
+		if (r.Key == run.Job.Key) != (r.BegunEpochs == 42 && r.BegunSeconds == done.Seconds()) {
+			t.Errorf("run %.12s in JSON: begun %d epochs, %g s", r.Key, r.BegunEpochs, r.BegunSeconds)
+		}
+	}
+	stdout, _, _ = cli(t, "plan", "--profile", "smoke", "--db", db, "--shards", "2", cheapScript)
+	if strings.Contains(stdout, "begun") || !strings.Contains(stdout, "total: ") {
+		t.Errorf("a split over shards counts begun runs:\n%s", stdout)
 	}
 }
 

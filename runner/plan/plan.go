@@ -108,22 +108,33 @@ func Total(runs []execute.Pending) time.Duration {
 	return t
 }
 
-// Resumed returns runs with the cost of each run that has a checkpoint in
-// dir (runner.CheckpointDir: a fit a previous budget or task began, see
-// execute.Executor.Checkpoints) lowered by the time its fit has computed,
-// to no less than a tenth of its estimate, so that a budget finishes what
-// an earlier one began before it starts runs of the same estimate. A file
-// it cannot read counts as none: the run reads it, and says what is wrong.
-// Apply it after Split, never before: a shard's runs must not depend on
-// what one machine has done.
-func Resumed(runs []execute.Pending, dir string) []execute.Pending {
+// Begun returns the checkpoint headers of the runs that have a checkpoint
+// of their own in dir (runner.CheckpointDir: a fit a previous budget or task
+// began, see execute.Executor.Checkpoints), by key: how many epochs their
+// fits did and the time that took. A file it cannot read counts as none:
+// the run reads it, and says what is wrong.
+func Begun(runs []execute.Pending, dir string) map[string]embed.CheckpointHeader {
+	begun := map[string]embed.CheckpointHeader{}
+	for _, r := range runs {
+		h, ok, err := embed.ReadCheckpoint(filepath.Join(dir, r.Job.Key), nil)
+		if err == nil && ok && h.ID == r.Job.Key {
+			begun[r.Job.Key] = h
+		}
+	}
+	return begun
+}
+
+// Resumed returns runs with the cost of each begun run (Begun) lowered by
+// the time its fit has computed, to no less than a tenth of its estimate,
+// so that a budget finishes what an earlier one began before it starts runs
+// of the same estimate. Apply it after Split, never before: a shard's runs
+// must not depend on what one machine has done.
+func Resumed(runs []execute.Pending, begun map[string]embed.CheckpointHeader) []execute.Pending {
 	out := slices.Clone(runs)
 	for i, r := range out {
-		h, ok, err := embed.ReadCheckpoint(filepath.Join(dir, r.Job.Key), nil)
-		if err != nil || !ok || h.ID != r.Job.Key {
-			continue
+		if h, ok := begun[r.Job.Key]; ok {
+			out[i].Cost = max(r.Cost-h.Elapsed, r.Cost/10)
 		}
-		out[i].Cost = max(r.Cost-h.Elapsed, r.Cost/10)
 	}
 	return out
 }

@@ -347,7 +347,7 @@ func TestSkippedNote(t *testing.T) {
 	}
 }
 
-// TestResumed: a run with a checkpoint costs its estimate less the time its
+// TestResumed: a run with a checkpoint of its own is begun, and costs its estimate less the time its
 // fit computed, never below a tenth of the estimate; a run without one, or
 // whose file is another run's or unreadable, costs its estimate. Cheapest
 // first, the run half done then comes before its equals.
@@ -366,7 +366,11 @@ func TestResumed(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, runs[4].Job.Key), []byte("damaged"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := Resumed(runs, dir)
+	begun := Begun(runs, dir)
+	if len(begun) != 2 || begun[runs[1].Job.Key].Elapsed != 30*time.Minute || begun[runs[3].Job.Key].Epochs != 3 {
+		t.Errorf("begun: %+v, want runs 1 and 3", begun)
+	}
+	got := Resumed(runs, begun)
 	want := []time.Duration{time.Hour, 30 * time.Minute, time.Hour, time.Minute, time.Hour}
 	for i, r := range got {
 		if r.Cost != want[i] {
