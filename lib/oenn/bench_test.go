@@ -71,13 +71,11 @@ func BenchmarkCheckpoint(b *testing.B) {
 			tracker := embed.NewTracker(embed.DefaultStopRule())
 			cp := &embed.Checkpoint{Path: filepath.Join(b.TempDir(), "run"), ID: "run"}
 			shuffle := rand.NewPCG(1, 2)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			for b.Loop() {
 				if err := saveCheckpoint(cp, 100, &cpuNet{net: net, adam: adam}, shuffle, perm, tracker, 2, res, time.Minute); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.StopTimer()
 			if fi, err := os.Stat(cp.Path); err == nil {
 				b.ReportMetric(float64(fi.Size())/1e6, "MB/write")
 			}

@@ -624,33 +624,35 @@ func TestCheckpointEvery(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
+		name        string
 		every, left time.Duration
-		wantEvery   time.Duration
 		wantStarted bool
 	}{
-		{every: 0, left: 3 * time.Minute, wantEvery: 0, wantStarted: true},
-		{every: 0, left: 90 * time.Second, wantEvery: 0, wantStarted: false},
-		{every: 10 * time.Second, left: 30 * time.Second, wantEvery: 10 * time.Second, wantStarted: true},
-		{every: 10 * time.Minute, left: 3 * time.Minute, wantEvery: 10 * time.Minute, wantStarted: false},
+		{name: "default interval, 3 min left", every: 0, left: 3 * time.Minute, wantStarted: true},
+		{name: "default interval, 90 s left", every: 0, left: 90 * time.Second, wantStarted: false},
+		{name: "10 s interval, 30 s left", every: 10 * time.Second, left: 30 * time.Second, wantStarted: true},
+		{name: "10 min interval, 3 min left", every: 10 * time.Minute, left: 3 * time.Minute, wantStarted: false},
 	} {
-		x := &Executor{Store: openStore(t, filepath.Join(t.TempDir(), "r.db")), Jobs: 1,
-			Checkpoints: filepath.Join(t.TempDir(), "r.db-checkpoints"), CheckpointEvery: tc.every}
-		var got *embed.Checkpoint
-		eval := func(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
-			got = job.CheckpointFrom(ctx)
-			return &job.Outcome{Metrics: map[string]float64{job.TestError: 0.1}, StopReason: embed.StopConverged.String(), Threads: threads}, nil
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), tc.left)
-		sum, err := x.ExecutePending(ctx, []Pending{{Job: c, Eval: eval, Cost: time.Hour}})
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if started := sum.Ran == 1; started != tc.wantStarted {
-			t.Errorf("every %v, %v left, a cost of an hour: started %v, want %v", tc.every, tc.left, started, tc.wantStarted)
-		}
-		if tc.wantStarted && (got == nil || got.Every != tc.wantEvery) {
-			t.Errorf("every %v: the fit's checkpoint is %+v, want Every %v", tc.every, got, tc.wantEvery)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			x := &Executor{Store: openStore(t, filepath.Join(t.TempDir(), "r.db")), Jobs: 1,
+				Checkpoints: filepath.Join(t.TempDir(), "r.db-checkpoints"), CheckpointEvery: tc.every}
+			var got *embed.Checkpoint
+			eval := func(ctx context.Context, c job.Config, threads int) (*job.Outcome, error) {
+				got = job.CheckpointFrom(ctx)
+				return &job.Outcome{Metrics: map[string]float64{job.TestError: 0.1}, StopReason: embed.StopConverged.String(), Threads: threads}, nil
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), tc.left)
+			defer cancel()
+			sum, err := x.ExecutePending(ctx, []Pending{{Job: c, Eval: eval, Cost: time.Hour}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if started := sum.Ran == 1; started != tc.wantStarted {
+				t.Errorf("a cost of an hour: started %v, want %v", started, tc.wantStarted)
+			}
+			if tc.wantStarted && (got == nil || got.Every != tc.every) {
+				t.Errorf("the fit's checkpoint is %+v, want Every %v", got, tc.every)
+			}
+		})
 	}
 }
