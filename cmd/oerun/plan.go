@@ -171,12 +171,7 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 	fmt.Fprintf(w, "%d runs missing from %s at profile %s, estimated %s (cost model calibrated on %d runs there)\n",
 		len(p.Runs), opt.DB, opt.Profile, report.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated)
 	if len(begun) > 0 {
-		var done time.Duration
-		for _, h := range begun {
-			done += h.Elapsed
-		}
-		fmt.Fprintf(w, "%d of them begun (%s computed, kept in %s/): their estimates count what is left\n",
-			len(begun), report.FormatCost(done), runner.CheckpointDir(opt.DB))
+		fmt.Fprintln(w, begunNote(begun, runner.CheckpointDir(opt.DB)))
 	}
 	if !filter.IsZero() {
 		fmt.Fprintf(w, "%s left out %d more, estimated %s\n", filter, len(left), report.FormatCost(plan.Total(left)))
@@ -199,6 +194,16 @@ func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.
 			fmt.Fprintf(w, "  %v: %d runs, %s\n", plan.Shard{I: i, N: len(split)}, len(sh), report.FormatCost(plan.Total(sh)))
 		}
 	}
+}
+
+// begunNote says how many of the runs were begun, as checkpoints in dir
+// hold them, and how much of their fits was computed.
+func begunNote(begun map[string]embed.CheckpointHeader, dir string) string {
+	var done time.Duration
+	for _, h := range begun {
+		done += h.Elapsed
+	}
+	return fmt.Sprintf("%d of them begun (%s computed, kept in %s/): their estimates count what is left", len(begun), report.FormatCost(done), dir)
 }
 
 // writeRuns prints a row per run, with what was done of those begun.
@@ -319,13 +324,18 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 		runs, label = plan.Split(runs, shard.N)[shard.I], "shard "+shard.String()
 	}
 	var deadline time.Time
+	var begun map[string]embed.CheckpointHeader
 	if f.budget.set {
-		runs = plan.Resumed(runs, plan.Begun(runs, runner.CheckpointDir(opt.DB)))
+		begun = plan.Begun(runs, runner.CheckpointDir(opt.DB))
+		runs = plan.Resumed(runs, begun)
 		runs, deadline = plan.CheapestFirst(runs), start.Add(f.budget.d)
 		label = strings.TrimPrefix(label+", budget "+f.budget.d.String(), ", ")
 	}
 	fmt.Fprintf(msgs, "%s: %d of the %d runs missing from %s at profile %s, estimated %s\n", label, len(runs), len(p.Runs), planned.DB,
 		opt.Profile, report.FormatCost(plan.Total(runs)))
+	if len(begun) > 0 {
+		fmt.Fprintf(msgs, "%s: %s\n", label, begunNote(begun, runner.CheckpointDir(opt.DB)))
+	}
 	if !f.filter.IsZero() {
 		fmt.Fprintf(msgs, "%s: %s leaves out %d of them, estimated %s\n", label, f.filter, len(outside), report.FormatCost(plan.Total(outside)))
 	}

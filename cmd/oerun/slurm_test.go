@@ -280,7 +280,8 @@ func TestPlanJSON(t *testing.T) {
 
 // TestPlanBegun: a run with a checkpoint beside the database is listed as
 // begun, with its epochs and time done, and its estimate is what is left, in
-// the table and in JSON; a split over shards counts every run whole.
+// the table and in JSON, and a budget says how many it goes on from; a
+// split over shards counts every run whole.
 func TestPlanBegun(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "r.db")
 	p, err := plan.Make(context.Background(), runner.Options{DB: db, Profile: "smoke"}, []string{cheapScript})
@@ -314,6 +315,11 @@ func TestPlanBegun(t *testing.T) {
 	stdout, _, _ = cli(t, "plan", "--profile", "smoke", "--db", db, "--shards", "2", cheapScript)
 	if strings.Contains(stdout, "begun") || !strings.Contains(stdout, "total: ") {
 		t.Errorf("a split over shards counts begun runs:\n%s", stdout)
+	}
+	// A budget says so too.
+	_, msgs, code := cli(t, "run", "--profile", "smoke", "--db", db, "--reports", filepath.Join(filepath.Dir(db), "reports"), "--budget", "0", cheapScript)
+	if code != 0 || !strings.Contains(msgs, "budget 0s: 1 of them begun (") {
+		t.Errorf("run --budget 0 with a begun run: exit %d\n%s", code, msgs)
 	}
 }
 
