@@ -43,8 +43,9 @@ type cpuNet struct {
 }
 
 // newCPUNet prepares t's network for batches of up to rows distinct
-// trainable items and fixedRows distinct fixed ones, learning rate lr.
-func newCPUNet(t *trainer, rows, fixedRows int, lr float64) (*cpuNet, error) {
+// trainable items and fixedRows distinct fixed ones, learning rate lr, on
+// threads goroutines (≤ 0: GOMAXPROCS).
+func newCPUNet(t *trainer, rows, fixedRows int, lr float64, threads int) (*cpuNet, error) {
 	d := t.net.dim
 	adam, err := optim.NewAdam[float32](len(t.net.params), lr)
 	if err != nil {
@@ -52,7 +53,7 @@ func newCPUNet(t *trainer, rows, fixedRows int, lr float64) (*cpuNet, error) {
 	}
 	return &cpuNet{
 		net: t.net, codes: t.codes, nFixed: t.nFixed, fixed: t.fixed,
-		ws:    t.net.newWorkspace(rows),
+		ws:    t.net.newWorkspace(rows, threads),
 		comb:  make([]float32, (rows+fixedRows)*d),
 		dcomb: make([]float32, (rows+fixedRows)*d),
 		adam:  adam,
@@ -83,7 +84,7 @@ func (c *cpuNet) step(train, fixed, rows []int32, scale float32) (float64, error
 	}
 	// Every parameter is updated independently, so the ranges can run on
 	// any number of goroutines without changing the result.
-	parallel.ForChunks(0, len(c.net.params), 1<<15, func(_, lo, hi int) {
+	parallel.ForChunks(c.ws.threads, len(c.net.params), 1<<15, func(_, lo, hi int) {
 		c.adam.UpdateRange(c.net.params[lo:hi], ws.grad[lo:hi], lo)
 	})
 	return sum, nil

@@ -19,8 +19,9 @@
 // The network runs on the CPU in float32 (as the authors' PyTorch code
 // does). Its matrix products are packed, cache-blocked GEMMs around an
 // AVX-512 (12×32) or AVX2+FMA (6×16) register-tiled micro-kernel (gemm.go,
-// gemm_amd64.s), split over GOMAXPROCS goroutines without changing the
-// summation order, so results do not depend on the number of cores; the
+// gemm_amd64.s), split over embed.Options.Threads goroutines (0:
+// GOMAXPROCS) without changing the summation order, so results do not
+// depend on the number of threads; the
 // element-wise passes are lib/internal/asm's. A batch is processed by one
 // forward and one backward pass over its distinct items rather than over
 // 3·|batch| copies: the gradient of the shared weights is the same sum,

@@ -59,7 +59,7 @@ func (m *Model) Extend(ctx context.Context, t *triplets.Set, opt embed.Options) 
 	net := newEmbNet(inLen, m.net.width, m.net.dim)
 	net.initialize(newRNG(opt.Seed, streamExtendInit))
 	fixed := make([]float32, old*m.net.dim)
-	embedItems(m.net, m.codes, m.net.newWorkspace(min(old, 4096)), fixed)
+	embedItems(m.net, m.codes, m.net.newWorkspace(min(old, 4096), opt.Threads), fixed)
 	tr := &trainer{method: "oenn extend", net: net, codes: codes, nFixed: old, fixed: fixed, set: t}
 	return tr.run(ctx, opt)
 }

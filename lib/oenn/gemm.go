@@ -1,10 +1,6 @@
 package oenn
 
-import (
-	"runtime"
-
-	"github.com/oe-lab/oe/lib/internal/parallel"
-)
+import "github.com/oe-lab/oe/lib/internal/parallel"
 
 // The matrix products of EmbNet's forward and backward passes, C += A·B with
 // either factor possibly transposed, computed the way optimised BLAS
@@ -18,7 +14,7 @@ import (
 // Determinism: every element of C is summed in the same order (blocks of kc
 // along the inner dimension, in order, each accumulated sequentially by one
 // micro-kernel call) whatever the number of workers, so a run's result does
-// not depend on GOMAXPROCS.
+// not depend on its threads.
 
 // Block sizes: a packed kc×nr panel of B (32 KiB at nr = 32) stays in L1
 // while the micro-kernel sweeps the mc×kc block of A (96 KiB) held in L2.
@@ -53,8 +49,10 @@ type gemm struct {
 	edge  [][]float32 // one mr×nr tile per worker, for partial tiles
 }
 
-func newGemm(kern microKernel) *gemm {
-	workers := runtime.GOMAXPROCS(0)
+// newGemm returns the products' buffers for kern on threads goroutines
+// (parallel.Workers: ≤ 0 is GOMAXPROCS).
+func newGemm(kern microKernel, threads int) *gemm {
+	workers := parallel.Workers(threads)
 	g := &gemm{
 		kern:  kern,
 		packB: make([]float32, kc*nc),

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 )
 
@@ -29,7 +28,7 @@ func TestGemm(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, kern := range kernelsUnderTest() {
-		g := newGemm(kern)
+		g := newGemm(kern, 0)
 		for _, sz := range sizes {
 			for _, ta := range []bool{false, true} {
 				for _, tb := range []bool{false, true} {
@@ -72,10 +71,13 @@ func TestGemmWorkersAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	m, n, k := 300, 70, 600
 	a, b := randomMatrix(rng, m, k, false), randomMatrix(rng, k, n, true)
-	run := func(procs int) []float32 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	run := func(threads int) []float32 {
 		c := make([]float32, m*n)
-		newGemm(bestKernel()).mulAdd(m, n, k, a, b, c, n)
+		g := newGemm(bestKernel(), threads)
+		if len(g.packA) != threads {
+			t.Fatalf("%d threads: %d workers", threads, len(g.packA))
+		}
+		g.mulAdd(m, n, k, a, b, c, n)
 		return c
 	}
 	one, four := run(1), run(4)

@@ -73,7 +73,7 @@ func TestGPUStepParity(t *testing.T) {
 			gpuNet0 := newEmbNet(codes.len, width, d)
 			copy(gpuNet0.params, cpuNet0.params)
 			rows := min(n, 3*batch)
-			cpu, err := newCPUNet(&trainer{net: cpuNet0, codes: codes, set: set}, rows, 0, DefaultLearningRate)
+			cpu, err := newCPUNet(&trainer{net: cpuNet0, codes: codes, set: set}, rows, 0, DefaultLearningRate, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,7 +41,7 @@ func (m *Model) Encoding() Encoding { return m.codes.enc }
 // Embedding returns the network's output for every item, one row per item.
 func (m *Model) Embedding() *mat.Dense {
 	out := make([]float32, m.codes.n*m.net.dim)
-	embedItems(m.net, m.codes, m.net.newWorkspace(min(m.codes.n, 4096)), out)
+	embedItems(m.net, m.codes, m.net.newWorkspace(min(m.codes.n, 4096), 0), out)
 	emb := mat.NewDense(m.codes.n, m.net.dim, nil)
 	raw := emb.RawMatrix().Data
 	for i, v := range out {

@@ -81,19 +81,22 @@ func (net *embNet) initialize(rng *rand.Rand) {
 // per batch.
 type workspace struct {
 	rows int
-	x    []float32                   // rows×in: input codes
-	h    [hiddenLayers][]float32     // rows×width: post-ReLU activations
-	y    []float32                   // rows×dim: embeddings
-	dy   []float32                   // rows×dim: ∂loss/∂y
-	da   [2][]float32                // rows×width: ∂loss/∂(pre-activation), alternating
-	grad []float32                   // same layout as the parameters
-	gl   [hiddenLayers + 1]layer     // views of grad
-	hl   [hiddenLayers + 1][]float32 // inputs of each layer: x, h[0], h[1], h[2]
-	mm   *gemm                       // the matrix products' packing buffers
+	// threads is the goroutines of the passes (parallel.Workers: ≤ 0 is
+	// GOMAXPROCS); results do not depend on it.
+	threads int
+	x       []float32                   // rows×in: input codes
+	h       [hiddenLayers][]float32     // rows×width: post-ReLU activations
+	y       []float32                   // rows×dim: embeddings
+	dy      []float32                   // rows×dim: ∂loss/∂y
+	da      [2][]float32                // rows×width: ∂loss/∂(pre-activation), alternating
+	grad    []float32                   // same layout as the parameters
+	gl      [hiddenLayers + 1]layer     // views of grad
+	hl      [hiddenLayers + 1][]float32 // inputs of each layer: x, h[0], h[1], h[2]
+	mm      *gemm                       // the matrix products' packing buffers
 }
 
-func (net *embNet) newWorkspace(rows int) *workspace {
-	ws := &workspace{rows: rows}
+func (net *embNet) newWorkspace(rows, threads int) *workspace {
+	ws := &workspace{rows: rows, threads: threads}
 	ws.x = make([]float32, rows*net.in)
 	for i := range ws.h {
 		ws.h[i] = make([]float32, rows*net.width)
@@ -103,7 +106,7 @@ func (net *embNet) newWorkspace(rows int) *workspace {
 	ws.da[0] = make([]float32, rows*net.width)
 	ws.da[1] = make([]float32, rows*net.width)
 	ws.grad = make([]float32, len(net.params))
-	ws.mm = newGemm(bestKernel())
+	ws.mm = newGemm(bestKernel(), threads)
 	ws.gl = net.gradLayers(ws.grad)
 	ws.hl = [hiddenLayers + 1][]float32{ws.x, ws.h[0], ws.h[1], ws.h[2]}
 	return ws
@@ -122,14 +125,14 @@ func (net *embNet) forward(ws *workspace, r int) {
 		}
 		clear(dst)
 		ws.mm.mulAdd(r, ly.out, ly.in, matrix{data: src, stride: ly.in}, matrix{data: ly.w, stride: ly.out}, dst, ly.out)
-		addBias(dst, ly.b, l < hiddenLayers)
+		addBias(dst, ly.b, l < hiddenLayers, ws.threads)
 	}
 }
 
 // addBias adds b to every row of x and, if relu is set, clamps negative
-// entries to zero.
-func addBias(x, b []float32, relu bool) {
-	parallel.ForChunks(0, len(x)/len(b), 64, func(_, r0, r1 int) {
+// entries to zero, on threads goroutines.
+func addBias(x, b []float32, relu bool, threads int) {
+	parallel.ForChunks(threads, len(x)/len(b), 64, func(_, r0, r1 int) {
 		for i := r0; i < r1; i++ {
 			row := x[i*len(b) : (i+1)*len(b)]
 			if relu {
@@ -145,19 +148,19 @@ func addBias(x, b []float32, relu bool) {
 
 // maskReLU zeroes the entries of grad where the ReLU output act is zero:
 // ReLU passes no gradient there.
-func maskReLU(grad, act []float32) {
-	parallel.ForChunks(0, len(act), 1<<14, func(_, lo, hi int) { asm.MaskReLU(grad[lo:hi], act[lo:hi]) })
+func maskReLU(grad, act []float32, threads int) {
+	parallel.ForChunks(threads, len(act), 1<<14, func(_, lo, hi int) { asm.MaskReLU(grad[lo:hi], act[lo:hi]) })
 }
 
 // columnSums writes the sums of the columns of x (rows of len(sums)
 // entries) into sums; each worker sums whole blocks of columns, in row
 // order.
-func columnSums(sums, x []float32) {
+func columnSums(sums, x []float32, threads int) {
 	cols := len(sums)
 	rows := len(x) / cols
 	clear(sums)
 	const colBlock = 64
-	parallel.ForChunks(0, cols, colBlock, func(_, c0, c1 int) {
+	parallel.ForChunks(threads, cols, colBlock, func(_, c0, c1 int) {
 		asm.SumRows(sums[c0:c1], x[c0:], rows, cols)
 	})
 }
@@ -173,7 +176,7 @@ func (net *embNet) backward(ws *workspace, r int) {
 		// ∂W = srcᵀ·delta, ∂b = column sums of delta.
 		clear(g.w)
 		ws.mm.mulAdd(ly.in, ly.out, r, matrix{data: src, stride: ly.in, trans: true}, matrix{data: delta, stride: ly.out}, g.w, ly.out)
-		columnSums(g.b, delta)
+		columnSums(g.b, delta, ws.threads)
 		if l == 0 {
 			break // the input codes are constants: no gradient needed
 		}
@@ -181,7 +184,7 @@ func (net *embNet) backward(ws *workspace, r int) {
 		next := ws.da[l%2][:r*ly.in]
 		clear(next)
 		ws.mm.mulAdd(r, ly.in, ly.out, matrix{data: delta, stride: ly.out}, matrix{data: ly.w, stride: ly.out, trans: true}, next, ly.in)
-		maskReLU(next, src)
+		maskReLU(next, src, ws.threads)
 		delta = next
 	}
 }

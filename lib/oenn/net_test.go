@@ -68,7 +68,7 @@ func TestGradient(t *testing.T) {
 				net.params[i] *= 2
 			}
 			x := make([][]float64, tc.items)
-			ws := net.newWorkspace(tc.items)
+			ws := net.newWorkspace(tc.items, 0)
 			for r := range x {
 				x[r] = make([]float64, tc.in)
 				for c := range x[r] {

@@ -50,8 +50,8 @@ func (o *OENN) Model() *Model { return o.model }
 // Fit trains EmbNet on p.Train with Adam (AMSGrad), learning rate 0.005 and
 // batches of min(#triplets, 50,000) reshuffled every epoch, stopping by
 // opt.Stop, and returns the network's outputs for the p.Items() items. On
-// the CPU the matrix products run on GOMAXPROCS goroutines; results do not
-// depend on their number, so opt.Threads is not used. With opt.Backend
+// the CPU the passes run on opt.Threads goroutines (0: GOMAXPROCS); results
+// do not depend on their number. With opt.Backend
 // cuda (or auto where CUDA works) the network trains on the GPU (lib/cuda):
 // results then differ from the CPU's in rounding and vary in their last
 // bits from run to run (the loss gradient is summed with atomic adds). On

@@ -97,7 +97,7 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 		if be, err = newGPUNet(t.net, t.codes, rows, batch, lr); err != nil {
 			return nil, fmt.Errorf("%s: %w", t.method, err)
 		}
-	} else if be, err = newCPUNet(t, rows, fixedCap, lr); err != nil {
+	} else if be, err = newCPUNet(t, rows, fixedCap, lr, opt.Threads); err != nil {
 		return nil, fmt.Errorf("%s: %w", t.method, err)
 	}
 	defer be.close()
