@@ -13,6 +13,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -341,9 +342,7 @@ func buildOerun(t *testing.T, dir string) string {
 }
 
 // longScript declares one OENN run on a synthetic dataset (no data files)
-// that takes about two and a half minutes on one core of the development
-// machine (beside another run): longer than a one-minute time limit,
-// Slurm's least, and than the 30 s slurmctld may take to enforce it.
+// of the given epochs.
 const longScript = `//go:build experiment
 
 package main
@@ -352,12 +351,35 @@ import "github.com/oe-lab/oe/runner/exp"
 
 func main() {
 	e := exp.Begin("A run longer than its task's time limit")
-	e.Run([]exp.Run{{Dataset: "gmm", N: 1000, Dim: 10, Lambda: 1, Algorithm: "oenn", MaxEpochs: 3500, NoStop: true, Seed: 1}})
+	e.Run([]exp.Run{{Dataset: "gmm", N: 1000, Dim: 10, Lambda: 1, Algorithm: "oenn", MaxEpochs: %d, NoStop: true, Seed: 1}})
 }
 `
 
+// longRun writes into dir a script (longScript) whose run takes about
+// seconds on one thread of this machine, timed on 200 epochs of it, and
+// returns its path.
+func longRun(t *testing.T, oerun, dir string, seconds float64) string {
+	t.Helper()
+	const probe = 200
+	script := filepath.Join(dir, "probe.go")
+	write(t, script, fmt.Sprintf(longScript, probe), 0o644)
+	cmd := exec.Command(oerun, "run", "--profile", "smoke", "--jobs", "1", "--threads", "1", "--db", filepath.Join(dir, "probe.db"), "--reports", filepath.Join(dir, "probe"), script)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("oerun run %s: %v\n%s", script, err, out)
+	}
+	var fit float64
+	if _, err := fmt.Sscan(query(t, filepath.Join(dir, "probe.db"), "SELECT value FROM metrics WHERE name = 'fit_seconds'"), &fit); err != nil || fit <= 0 {
+		t.Fatalf("the probe run's fit time: %v, %v", fit, err)
+	}
+	epochs := int(math.Ceil(seconds / fit * probe))
+	script = filepath.Join(dir, "long.go")
+	write(t, script, fmt.Sprintf(longScript, epochs), 0o644)
+	t.Logf("%d epochs took %.1f s: the long run has %d", probe, fit, epochs)
+	return script
+}
+
 // TestSlurmTimeLimitResumes: a task whose time limit (one minute) cuts its
-// OENN run short ends TIMEOUT, its merge job is cancelled, and the run's
+// OENN run (about two minutes, longRun) short ends TIMEOUT, its merge job is cancelled, and the run's
 // checkpoint stays beside the shard; the task submitted again goes on from
 // it, until one finishes the run, and the merged run is the one a single
 // uninterrupted process stores, bit for bit, its fit time counting what
@@ -367,8 +389,10 @@ func TestSlurmTimeLimitResumes(t *testing.T) {
 	c := startCluster(t)
 	work := t.TempDir()
 	oerun := buildOerun(t, work)
-	script := filepath.Join(work, "long.go")
-	write(t, script, longScript, 0o644)
+	// Two minutes alone, more beside the reference run: longer than the
+	// one-minute limit (Slurm's least) and the 30 s slurmctld may take to
+	// enforce it.
+	script := longRun(t, oerun, work, 120)
 
 	// The uninterrupted run, beside the cluster's task (one core each).
 	single := filepath.Join(work, "single")
@@ -396,7 +420,7 @@ func TestSlurmTimeLimitResumes(t *testing.T) {
 		state := c.waitLong(t, merge, 5*time.Minute)
 		if state == "COMPLETED" {
 			if cuts == 0 {
-				c.fatal(t, cluster, "the task finished its run within the time limit: make longScript longer for this machine")
+				c.fatal(t, cluster, "the task finished its run within the time limit")
 			}
 			break
 		}
