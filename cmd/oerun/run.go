@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	_ "github.com/oe-lab/oe/lib/algorithms" // every method, by name
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/plan"
 	"github.com/oe-lab/oe/runner/report"
@@ -37,7 +38,7 @@ type scriptFlags struct {
 
 // checkpointEveryUsage describes --checkpoint-every, of oerun run and of the
 // tasks oerun slurm writes.
-const checkpointEveryUsage = "write a resumable run's checkpoint at most this often: what a run cut short loses (0: 1m)"
+const checkpointEveryUsage = "write a resumable run's checkpoint at most this often: what a run cut short loses"
 
 func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *scriptFlags) {
 	fs := newFlags(name, synopsis)
@@ -50,7 +51,7 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.IntVar(&f.opt.Threads, "threads", 0, "threads per run (0: the CPUs shared among the jobs)")
 		fs.BoolVar(&f.opt.RetryFailed, "retry-failed", false, "execute runs recorded as failed again")
 		fs.IntVar(&f.opt.MaxEmbedding, "max-embedding", 0, "store the embeddings and views (KeepEmbedding) of at most this many values (0: 200000, -1: none)")
-		fs.DurationVar(&f.opt.CheckpointEvery, "checkpoint-every", 0, checkpointEveryUsage)
+		fs.DurationVar(&f.opt.CheckpointEvery, "checkpoint-every", embed.DefaultCheckpointEvery, checkpointEveryUsage)
 		fs.StringVar(&f.shard, "shard", "", "execute only shard `I/N` (from 0) of the runs missing from --base, into --db (a Slurm array task's)")
 		fs.StringVar(&f.base, "base", runner.DefaultDB, "with --shard: the database whose missing runs are split (read only)")
 		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first until this `duration` is spent, then write the reports (0: execute none)")
@@ -90,8 +91,8 @@ func runScripts(name string, args []string, reportOnly bool) error {
 	if !f.filter.IsZero() && f.shard == "" && !f.budget.set {
 		return usageErrorf("%s selects the runs of --budget or --shard: give one of them", f.filter)
 	}
-	if f.opt.CheckpointEvery < 0 {
-		return usageErrorf("--checkpoint-every %v: want a duration of 0 or more", f.opt.CheckpointEvery)
+	if f.opt.CheckpointEvery <= 0 && !reportOnly {
+		return usageErrorf("--checkpoint-every %v: want a positive duration", f.opt.CheckpointEvery)
 	}
 	// A campaign stopped by kill (SIGTERM), as by Ctrl-C, cancels its runs
 	// in flight, which leave nothing but the checkpoints of resumable ones,

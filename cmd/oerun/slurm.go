@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner"
 	"github.com/oe-lab/oe/runner/plan"
 	"github.com/oe-lab/oe/runner/report"
@@ -61,7 +62,7 @@ func slurmCommand(args []string) error {
 	fs.IntVar(&j.threads, "threads", 0, "threads per run (0: --cpus-per-task ÷ --jobs)")
 	fs.BoolVar(&j.retryFailed, "retry-failed", false, "execute runs recorded as failed again")
 	fs.IntVar(&j.maxEmbedding, "max-embedding", 0, "store the embeddings and views (KeepEmbedding) of at most this many values (0: 200000, -1: none)")
-	fs.DurationVar(&j.checkpointEvery, "checkpoint-every", 0, checkpointEveryUsage)
+	fs.DurationVar(&j.checkpointEvery, "checkpoint-every", embed.DefaultCheckpointEvery, checkpointEveryUsage)
 	fs.StringVar(&j.oerun, "oerun", "", "the oerun binary the jobs run (default: this one)")
 	filterFlags(fs, &j.filter)
 	submit := fs.Bool("submit", false, "submit the array and the merge job with sbatch")
@@ -134,8 +135,8 @@ func (j *slurmJob) check() error {
 		return usageErrorf("--cpus-per-task %d: want at least 1", j.cpus)
 	case j.jobs < 1:
 		return usageErrorf("--jobs %d: want at least 1", j.jobs)
-	case j.checkpointEvery < 0:
-		return usageErrorf("--checkpoint-every %v: want a duration of 0 or more", j.checkpointEvery)
+	case j.checkpointEvery <= 0:
+		return usageErrorf("--checkpoint-every %v: want a positive duration", j.checkpointEvery)
 	}
 	for _, s := range j.scripts {
 		if _, err := os.Stat(s); err != nil {
@@ -219,7 +220,7 @@ func (j *slurmJob) arrayScript(arrayPath, mergePath string) string {
 	if j.maxEmbedding != 0 {
 		args = append(args, "--max-embedding", strconv.Itoa(j.maxEmbedding))
 	}
-	if j.checkpointEvery != 0 {
+	if j.checkpointEvery > 0 && j.checkpointEvery != embed.DefaultCheckpointEvery {
 		args = append(args, "--checkpoint-every", j.checkpointEvery.String())
 	}
 	args = append(args, j.filter.Args()...)

@@ -94,7 +94,7 @@ func TestSlurmCommandRejectsBadInput(t *testing.T) {
 		{"a missing script", []string{"--tasks", "2", "nope.go"}, "nope.go"},
 		{"--array without --submit", []string{"--tasks", "2", "--array", "1", cheapScript}, "needs --submit"},
 		{"--array out of range", []string{"--tasks", "2", "--array", "2", "--submit", cheapScript}, `--array "2"`},
-		{"a negative --checkpoint-every", []string{"--tasks", "2", "--checkpoint-every", "-5s", cheapScript}, "--checkpoint-every -5s: want"},
+		{"a zero --checkpoint-every", []string{"--tasks", "2", "--checkpoint-every", "0", cheapScript}, "--checkpoint-every 0s: want a positive duration"},
 	}
 	for _, tc := range tests {
 		err := slurmCommand(append(append([]string{}, base...), tc.args...))
@@ -186,7 +186,7 @@ func TestPlanCommandRejectsBadInput(t *testing.T) {
 		t.Errorf("--max-items without --budget: error %v", err)
 	}
 	err = runScripts("run", []string{"--checkpoint-every", "-1m", "--db", filepath.Join(dir, "r.db"), cheapScript}, false)
-	if err == nil || !strings.Contains(err.Error(), "--checkpoint-every -1m0s: want a duration of 0 or more") {
+	if err == nil || !strings.Contains(err.Error(), "--checkpoint-every -1m0s: want a positive duration") {
 		t.Errorf("a negative --checkpoint-every: error %v", err)
 	}
 }
