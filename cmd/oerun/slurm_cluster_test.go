@@ -2,9 +2,10 @@
 
 // The Slurm integration test: `go test -tags slurm -run Slurm ./cmd/oerun/`
 // with Debian's slurmctld, slurmd, slurm-client and munge installed (.ci/run
-// installs them and runs it). It starts a single-node cluster on localhost
-// in a temporary folder, runs experiment scripts there as a job array, and
-// stops the daemons it started, by pid.
+// installs them and runs it). It starts a cluster of two nodes on localhost
+// (one slurmd each, one CPU each) in a temporary folder, runs experiment
+// scripts there as job arrays whose tasks land on both nodes, and stops the
+// daemons it started, by pid.
 
 package main
 
@@ -20,7 +21,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -35,15 +35,22 @@ import (
 // profile: 26 runs of every method between them.
 var slurmScripts = []string{"../../experiments/general.go", "../../experiments/embdim.go"}
 
-// cluster is a single-node Slurm cluster on localhost.
+// nodes are the test cluster's nodes. Each has one CPU, so two one-CPU
+// tasks pending at once run on different nodes: what one writes for
+// another (shards, checkpoints) must be in the shared folder, as on a
+// real cluster, not in a node's spool.
+var nodes = []string{"n0", "n1"}
+
+// cluster is a Slurm cluster of len(nodes) nodes on localhost.
 type cluster struct {
 	dir  string
 	env  []string
 	logs []string
 }
 
-// startCluster starts munged, slurmctld and slurmd in the foreground as
-// children of the test, which stops them (SIGTERM, then SIGKILL) at its end.
+// startCluster starts munged, slurmctld and one slurmd per node in the
+// foreground as children of the test, which stops them (SIGTERM, then
+// SIGKILL) at its end.
 func startCluster(t *testing.T) *cluster {
 	for _, bin := range []string{"munged", "slurmctld", "slurmd", "sbatch", "sinfo", "scontrol"} {
 		if _, err := exec.LookPath(bin); err != nil {
@@ -69,10 +76,15 @@ func startCluster(t *testing.T) *cluster {
 	key := make([]byte, 1024)
 	rand.Read(key)
 	write(t, filepath.Join(dir, "munge.key"), string(key), 0o600)
-	for _, d := range []string{"state", "spool"} {
+	for _, d := range []string{"state", "spool-" + nodes[0], "spool-" + nodes[1]} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
 			t.Fatal(err)
 		}
+	}
+	var nodeLines strings.Builder
+	for _, n := range nodes {
+		// Each slurmd listens on its own port: several nodes on one host.
+		fmt.Fprintf(&nodeLines, "NodeName=%s NodeAddr=127.0.0.1 NodeHostname=%s Port=%d CPUs=1 State=UNKNOWN\n", n, host, freePort(t))
 	}
 	socket := filepath.Join(dir, "munge.socket")
 	conf := filepath.Join(dir, "slurm.conf")
@@ -90,35 +102,68 @@ SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 StateSaveLocation=%[4]s/state
-SlurmdSpoolDir=%[4]s/spool
+SlurmdSpoolDir=%[4]s/spool-%%n
 SlurmctldPidFile=%[4]s/slurmctld.pid
-SlurmdPidFile=%[4]s/slurmd.pid
+SlurmdPidFile=%[4]s/slurmd-%%n.pid
 SlurmctldPort=%[5]d
-SlurmdPort=%[6]d
 SlurmctldLogFile=%[4]s/slurmctld.log
-SlurmdLogFile=%[4]s/slurmd.log
+SlurmdLogFile=%[4]s/slurmd-%%n.log
 ReturnToService=2
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 SlurmdParameters=config_overrides
 MinJobAge=600
-NodeName=%[1]s NodeAddr=127.0.0.1 CPUs=%[7]d State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-`, host, me.Username, socket, dir, freePort(t), freePort(t), runtime.NumCPU()), 0o644)
+%[6]sPartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+`, host, me.Username, socket, dir, freePort(t), nodeLines.String()), 0o644)
 	c.env = append(os.Environ(), "SLURM_CONF="+conf)
-	c.logs = []string{filepath.Join(dir, "munged.log"), filepath.Join(dir, "slurmctld.log"), filepath.Join(dir, "slurmd.log")}
+	c.logs = []string{filepath.Join(dir, "munged.log"), filepath.Join(dir, "slurmctld.log")}
+	for _, n := range nodes {
+		c.logs = append(c.logs, filepath.Join(dir, "slurmd-"+n+".log"))
+	}
 
 	c.daemon(t, "munged", "--foreground", "--force", "--key-file="+filepath.Join(dir, "munge.key"), "--socket="+socket,
 		"--pid-file="+filepath.Join(dir, "munged.pid"), "--log-file="+c.logs[0], "--seed-file="+filepath.Join(dir, "munged.seed"))
 	c.waitFor(t, "the munge socket", func() bool { _, err := os.Stat(socket); return err == nil })
 	c.daemon(t, "slurmctld", "-D")
-	c.daemon(t, "slurmd", "-D")
-	c.waitFor(t, "the node to be idle", func() bool {
-		out, _ := c.command("sinfo", "-h", "-o", "%T").Output()
-		return strings.TrimSpace(string(out)) == "idle"
+	for _, n := range nodes {
+		c.daemon(t, "slurmd", "-D", "-N", n)
+	}
+	c.waitFor(t, "the nodes to be idle", func() bool {
+		out, _ := c.command("sinfo", "-h", "-N", "-o", "%T").Output()
+		return strings.Count(string(out), "idle\n") == len(nodes)
 	})
 	return c
+}
+
+// hosts returns the nodes the tasks of an array job ran on, by task.
+func (c *cluster) hosts(t *testing.T, job string) map[string]string {
+	t.Helper()
+	out, err := c.command("scontrol", "show", "job", job, "-o").Output()
+	if err != nil {
+		t.Fatalf("scontrol show job %s: %v", job, err)
+	}
+	hosts := map[string]string{}
+	for _, m := range regexp.MustCompile(`ArrayTaskId=(\d+) .*BatchHost=(\S+)`).FindAllStringSubmatch(string(out), -1) {
+		hosts[m[1]] = m[2]
+	}
+	return hosts
+}
+
+// only leaves node the one node that takes jobs: the others are drained
+// (they finish what runs there, then take nothing).
+func (c *cluster) only(t *testing.T, node string) {
+	t.Helper()
+	for _, n := range nodes {
+		args := []string{"update", "NodeName=" + n, "State=RESUME"}
+		if n != node {
+			args = []string{"update", "NodeName=" + n, "State=DRAIN", "Reason=test"}
+		}
+		// RESUME on a node that is not drained is refused: nothing to do.
+		if out, err := c.command("scontrol", args...).CombinedOutput(); err != nil && !strings.Contains(string(out), "Invalid node state") {
+			t.Fatalf("scontrol %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
 }
 
 // daemon starts a daemon in the foreground and stops it at the test's end.
@@ -279,9 +324,13 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 	// As if task 1 had failed: tasks 0 and 2 run, and the merge job fails on
 	// the missing shard without merging any.
 	threeTasks := []string{"--tasks", "3", "--threads", "1"}
-	_, merge := c.submit(t, oerun, array, "0,2", threeTasks, scripts)
+	first, merge := c.submit(t, oerun, array, "0,2", threeTasks, scripts)
 	if state := c.wait(t, merge); state != "FAILED" {
 		c.fatal(t, array, "merge job %s without shard 1 ended %s, want FAILED", merge, state)
+	}
+	// Pending together, one CPU each, the two tasks ran on the two nodes.
+	if h := c.hosts(t, first); len(h) != 2 || h["0"] == h["2"] {
+		c.fatal(t, array, "tasks 0 and 2 ran on %v, want one on each node", h)
 	}
 	log, _ := os.ReadFile(filepath.Join(array, "slurm", "logs", "merge-"+merge+".out"))
 	if !strings.Contains(string(log), "shards/1.db: no such file or directory; nothing was merged") {
@@ -380,8 +429,9 @@ func longRun(t *testing.T, oerun, dir string, seconds float64) string {
 
 // TestSlurmTimeLimitResumes: a task whose time limit (one minute) cuts its
 // OENN run (about two minutes, longRun) short ends TIMEOUT, its merge job is cancelled, and the run's
-// checkpoint stays beside the shard; the task submitted again goes on from
-// it, until one finishes the run, and the merged run is the one a single
+// checkpoint stays beside the shard; the task submitted again, on the other
+// node (the one it was cut on is drained), goes on from it, until one
+// finishes the run, and the merged run is the one a single
 // uninterrupted process stores, bit for bit, its fit time counting what
 // every task computed.
 func TestSlurmTimeLimitResumes(t *testing.T) {
@@ -415,13 +465,19 @@ func TestSlurmTimeLimitResumes(t *testing.T) {
 	flags := []string{"--tasks", "1", "--threads", "1", "--time", "1", "--checkpoint-every", "5s"}
 	shard := filepath.Join(cluster, "slurm", "shards", "0.db")
 	var last embed.CheckpointHeader
+	cutOn := ""
 	for cuts := 0; ; cuts++ {
 		arrayJob, merge := c.submit(t, oerun, cluster, "0", flags, []string{script})
 		state := c.waitLong(t, merge, 5*time.Minute)
+		host := c.hosts(t, arrayJob)["0"]
+		if cutOn != "" && host == cutOn {
+			c.fatal(t, cluster, "task %s ran on %s, the node drained after the last cut", arrayJob, host)
+		}
 		if state == "COMPLETED" {
 			if cuts == 0 {
 				c.fatal(t, cluster, "the task finished its run within the time limit")
 			}
+			t.Logf("task %s finished the run on %s", arrayJob, host)
 			break
 		}
 		if state != "CANCELLED" {
@@ -442,8 +498,17 @@ func TestSlurmTimeLimitResumes(t *testing.T) {
 			c.fatal(t, cluster, "after task %s the checkpoint %s holds %+v (%v, %v); want more epochs than %d", arrayJob, cps[0], h, ok, err, last.Epochs)
 		}
 		last = h
-		t.Logf("the time limit cut task %s at epoch %d of its run (%v computed), %v after the test's start",
-			arrayJob, h.Epochs, h.Elapsed.Round(time.Second), time.Since(start).Round(time.Second))
+		t.Logf("the time limit cut task %s on %s at epoch %d of its run (%v computed), %v after the test's start",
+			arrayJob, host, h.Epochs, h.Elapsed.Round(time.Second), time.Since(start).Round(time.Second))
+		// The next task runs on the other node, from the checkpoint this
+		// one left in the shared folder.
+		cutOn = host
+		for _, n := range nodes {
+			if n != host {
+				c.only(t, n)
+				break
+			}
+		}
 		if cuts == 5 {
 			c.fatal(t, cluster, "six tasks did not finish the run")
 		}
