@@ -61,6 +61,11 @@ func filterFlags(fs *flag.FlagSet, f *plan.Filter) {
 	}
 	fs.Func("algorithms", "only the runs of these methods (`a,b,...`)", list(&f.Algorithms))
 	fs.Func("exclude-algorithms", "leave out the runs of these methods (`a,b,...`), e.g. those whose versions are about to change", list(&f.Exclude))
+	fs.Func("datasets", "only the runs on these datasets (`a,b,...`), or on data standing in for them", func(v string) error {
+		names, err := plan.ParseDatasets(v)
+		f.Datasets = names
+		return err
+	})
 	fs.IntVar(&f.MaxItems, "max-items", 0, "only the runs of at most `N` items (0: any)")
 	fs.Func("backend", "only the runs on this backend: `cpu` or cuda (gpu); a GPU machine's share is its cuda runs", func(v string) error {
 		b, err := plan.ParseBackend(v)

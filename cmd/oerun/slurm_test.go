@@ -231,6 +231,19 @@ func TestPlanFilter(t *testing.T) {
 		!strings.Contains(stdout, fmt.Sprintf("--backend cuda left out %d more", len(all.Runs))) {
 		t.Errorf("plan --backend gpu: exit %d, %s\n%s", code, stderr, stdout)
 	}
+	// The smoke profile's embdim.go runs on Uniform alone.
+	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--datasets", "char", cheapScript)
+	if code != 0 || !strings.Contains(stdout, "0 runs missing from ") ||
+		!strings.Contains(stdout, fmt.Sprintf("--datasets char left out %d more", len(all.Runs))) {
+		t.Errorf("plan --datasets char: exit %d, %s\n%s", code, stderr, stdout)
+	}
+	stdout, stderr, code = cli(t, "plan", "--profile", "smoke", "--db", db, "--datasets", "Uniform,char", cheapScript)
+	if code != 0 || !strings.Contains(stdout, fmt.Sprintf("%d runs missing from ", len(all.Runs))) {
+		t.Errorf("plan --datasets Uniform,char: exit %d, %s\n%s", code, stderr, stdout)
+	}
+	if _, stderr, code := cli(t, "plan", "--profile", "smoke", "--db", db, "--datasets", "cifar", cheapScript); code != 1 || !strings.Contains(stderr, `invalid value "cifar" for flag -datasets: plan: dataset "cifar": want one of aggregation, `) {
+		t.Errorf("plan --datasets cifar: exit %d, %s", code, stderr)
+	}
 	// At quick, cpugpu.go declares its GPU runs on a machine without a GPU
 	// too: the GPU's share is listed here, for a GPU machine to execute. On
 	// the Gaussian mixture (synthetic, whatever data is here): the 5

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/execute"
 	"github.com/oe-lab/oe/runner/job"
@@ -20,6 +21,10 @@ type Filter struct {
 	// Exclude leaves out the runs of these. Both hold registry names
 	// (lib/embed), lower case.
 	Algorithms, Exclude []string
+	// Datasets, when not empty, keeps only the runs on these datasets: a
+	// run whose data stands in for one of the paper's (FMNIST for COVTYPE)
+	// is kept for either name. They are lib/datasets names, lower case.
+	Datasets []string
 	// MaxItems, when positive, keeps only the runs of at most this many
 	// items (Items).
 	MaxItems int
@@ -36,6 +41,9 @@ func (f Filter) Keep(c job.Config) bool {
 	case len(f.Algorithms) > 0 && !slices.Contains(f.Algorithms, alg):
 		return false
 	case slices.Contains(f.Exclude, alg):
+		return false
+	case len(f.Datasets) > 0 && !slices.Contains(f.Datasets, strings.ToLower(c.Dataset)) &&
+		(c.StandsInFor == "" || !slices.Contains(f.Datasets, strings.ToLower(c.StandsInFor))):
 		return false
 	case f.MaxItems > 0 && Items(c) > f.MaxItems:
 		return false
@@ -60,7 +68,7 @@ func (f Filter) Apply(runs []execute.Pending) (kept, left []execute.Pending) {
 
 // IsZero reports whether f keeps every run.
 func (f Filter) IsZero() bool {
-	return len(f.Algorithms) == 0 && len(f.Exclude) == 0 && f.MaxItems <= 0 && f.Backend == ""
+	return len(f.Algorithms) == 0 && len(f.Exclude) == 0 && len(f.Datasets) == 0 && f.MaxItems <= 0 && f.Backend == ""
 }
 
 // String describes f as its flags of oerun run and plan set it, e.g.
@@ -77,6 +85,9 @@ func (f Filter) Args() []string {
 	}
 	if len(f.Exclude) > 0 {
 		args = append(args, "--exclude-algorithms", strings.Join(f.Exclude, ","))
+	}
+	if len(f.Datasets) > 0 {
+		args = append(args, "--datasets", strings.Join(f.Datasets, ","))
 	}
 	if f.MaxItems > 0 {
 		args = append(args, "--max-items", strconv.Itoa(f.MaxItems))
@@ -100,6 +111,27 @@ func ParseAlgorithms(list string) ([]string, error) {
 		}
 		if _, err := embed.Lookup(name); err != nil {
 			return nil, fmt.Errorf("plan: %w", err)
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// ParseDatasets reads a comma-separated list of datasets, such as
+// "uniform,covtype", as Filter holds them: lib/datasets names, lower case,
+// each once. An empty list is nil; a name lib/datasets does not register is
+// an error that lists the known ones.
+func ParseDatasets(list string) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		if _, err := datasets.Lookup(name); err != nil {
+			return nil, fmt.Errorf("plan: dataset %q: want one of %s", name, strings.Join(datasets.Names(), ", "))
 		}
 		if !slices.Contains(out, name) {
 			out = append(out, name)

@@ -17,7 +17,7 @@ func TestFilter(t *testing.T) {
 		{Dataset: "char", N: 0, Algorithm: "soe"},
 		{Dataset: "uniform", N: 2000, Algorithm: "oenn"},
 		{Dataset: "usps", N: 0, Algorithm: "ste"},
-		{Dataset: "fmnist", N: 60000, Algorithm: "soe", Backend: job.CUDA},
+		{Dataset: "fmnist", StandsInFor: "covtype", N: 60000, Algorithm: "soe", Backend: job.CUDA},
 	}
 	tests := []struct {
 		name string
@@ -31,6 +31,9 @@ func TestFilter(t *testing.T) {
 		{"methods left out", Filter{Exclude: []string{"oenn"}}, []bool{true, false, true, true}},
 		{"the GPU's runs", Filter{Backend: job.CUDA}, []bool{false, false, false, true}},
 		{"the CPU's runs", Filter{Backend: job.CPU}, []bool{true, true, true, false}},
+		{"some datasets", Filter{Datasets: []string{"char", "uniform"}}, []bool{true, true, false, false}},
+		{"a dataset stood in for", Filter{Datasets: []string{"covtype"}}, []bool{false, false, false, true}},
+		{"the dataset standing in", Filter{Datasets: []string{"fmnist"}}, []bool{false, false, false, true}},
 		{"all three", Filter{Algorithms: []string{"soe", "oenn"}, Exclude: []string{"oenn"}, MaxItems: 7291}, []bool{true, false, false, false}},
 	}
 	for _, tc := range tests {
@@ -57,6 +60,32 @@ func TestFilter(t *testing.T) {
 		if tc.f.IsZero() != (tc.name == "zero keeps all") {
 			t.Errorf("%s: IsZero %v", tc.name, tc.f.IsZero())
 		}
+	}
+}
+
+func TestParseDatasets(t *testing.T) {
+	tests := []struct {
+		list, want, wantErr string
+	}{
+		{"uniform,covtype", "uniform covtype", ""},
+		{" CHAR , usps,char,", "char usps", ""},
+		{"", "", ""},
+		{"uniform,nosuch", "", `plan: dataset "nosuch": want one of aggregation, `},
+	}
+	for _, tc := range tests {
+		got, err := ParseDatasets(tc.list)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ParseDatasets(%q) error %v, want %q", tc.list, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, " ") != tc.want {
+			t.Errorf("ParseDatasets(%q) = %q, %v; want %q", tc.list, got, err, tc.want)
+		}
+	}
+	if got := (Filter{Datasets: []string{"uniform", "covtype"}, MaxItems: 100000}).String(); got != "--datasets uniform,covtype --max-items 100000" {
+		t.Errorf("String() = %q", got)
 	}
 }
 
