@@ -42,8 +42,10 @@ func (f Filter) Keep(c job.Config) bool {
 		return false
 	case slices.Contains(f.Exclude, alg):
 		return false
+	// Datasets holds no empty name, so a run standing in for none is kept
+	// by its own dataset alone.
 	case len(f.Datasets) > 0 && !slices.Contains(f.Datasets, strings.ToLower(c.Dataset)) &&
-		(c.StandsInFor == "" || !slices.Contains(f.Datasets, strings.ToLower(c.StandsInFor))):
+		!slices.Contains(f.Datasets, strings.ToLower(c.StandsInFor)):
 		return false
 	case f.MaxItems > 0 && Items(c) > f.MaxItems:
 		return false
@@ -103,20 +105,12 @@ func (f Filter) Args() []string {
 // An empty list is nil; a name this build does not register is an error
 // that lists the known ones.
 func ParseAlgorithms(list string) ([]string, error) {
-	var out []string
-	for _, name := range strings.Split(list, ",") {
-		name = strings.ToLower(strings.TrimSpace(name))
-		if name == "" {
-			continue
-		}
+	return parseNames(list, func(name string) error {
 		if _, err := embed.Lookup(name); err != nil {
-			return nil, fmt.Errorf("plan: %w", err)
+			return fmt.Errorf("plan: %w", err)
 		}
-		if !slices.Contains(out, name) {
-			out = append(out, name)
-		}
-	}
-	return out, nil
+		return nil
+	})
 }
 
 // ParseDatasets reads a comma-separated list of datasets, such as
@@ -124,18 +118,27 @@ func ParseAlgorithms(list string) ([]string, error) {
 // each once. An empty list is nil; a name lib/datasets does not register is
 // an error that lists the known ones.
 func ParseDatasets(list string) ([]string, error) {
+	return parseNames(list, func(name string) error {
+		if _, err := datasets.Lookup(name); err != nil {
+			return fmt.Errorf("plan: dataset %q: want one of %s", name, strings.Join(datasets.Names(), ", "))
+		}
+		return nil
+	})
+}
+
+// parseNames reads a comma-separated list of names, lower case, each once,
+// skipping empty ones; check returns the error for a name it does not know.
+func parseNames(list string, check func(name string) error) ([]string, error) {
 	var out []string
 	for _, name := range strings.Split(list, ",") {
 		name = strings.ToLower(strings.TrimSpace(name))
-		if name == "" {
+		if name == "" || slices.Contains(out, name) {
 			continue
 		}
-		if _, err := datasets.Lookup(name); err != nil {
-			return nil, fmt.Errorf("plan: dataset %q: want one of %s", name, strings.Join(datasets.Names(), ", "))
+		if err := check(name); err != nil {
+			return nil, err
 		}
-		if !slices.Contains(out, name) {
-			out = append(out, name)
-		}
+		out = append(out, name)
 	}
 	return out, nil
 }
