@@ -64,9 +64,11 @@ func (c *cpuNet) step(train, fixed, rows []int32, scale float32) (float64, error
 	d, in := c.net.dim, c.net.in
 	ws := c.ws
 	u := len(train)
-	for r, q := range train {
-		c.codes.put(ws.x[r*in:(r+1)*in], int(q)-c.nFixed)
-	}
+	parallel.ForChunks(ws.threads, len(train), 1<<12, func(_, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			c.codes.put(ws.x[r*in:(r+1)*in], int(train[r])-c.nFixed)
+		}
+	})
 	for r, q := range fixed {
 		copy(c.comb[(u+r)*d:(u+r+1)*d], c.fixed[int(q)*d:(int(q)+1)*d])
 	}
@@ -84,7 +86,7 @@ func (c *cpuNet) step(train, fixed, rows []int32, scale float32) (float64, error
 	}
 	// Every parameter is updated independently, so the ranges can run on
 	// any number of goroutines without changing the result.
-	parallel.ForChunks(c.ws.threads, len(c.net.params), 1<<15, func(_, lo, hi int) {
+	parallel.ForChunks(c.ws.threads, len(c.net.params), 1<<13, func(_, lo, hi int) {
 		c.adam.UpdateRange(c.net.params[lo:hi], ws.grad[lo:hi], lo)
 	})
 	return sum, nil

@@ -16,8 +16,10 @@ import (
 // BenchmarkStep times one Adam step on a full batch of 50,000 triplets
 // (forward and backward over the batch's distinct items) at the network
 // shapes of the paper's uniform (n = 1000, d = 2, w = 120) and CHAR
-// (n = 1797, d = 30, w = 648) experiments. An epoch of CHAR at λ = 2 is 24
-// such steps.
+// (n = 1797, d = 30, w = 648) experiments, and of §4.7's largest uniform
+// runs (n = 100,000: about 78,000 distinct items a batch). An epoch of CHAR
+// at λ = 2 is 24 such steps. With -cpu 1,2,4,… it measures how a run
+// scales with its threads.
 func BenchmarkStep(b *testing.B) {
 	for _, bc := range []struct {
 		name string
@@ -25,6 +27,7 @@ func BenchmarkStep(b *testing.B) {
 	}{
 		{"uniform-n1000-d2", 1000, 2},
 		{"char-n1797-d30", 1797, 30},
+		{"uniform-n100000-d2", 100000, 2},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			set, err := triplets.Random(uniform(bc.n, bc.d, 1), DefaultBatchSize, triplets.Noise{}, 1, 0)

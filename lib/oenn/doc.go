@@ -20,7 +20,9 @@
 // does). Its matrix products are packed, cache-blocked GEMMs around an
 // AVX-512 (12×32) or AVX2+FMA (6×16) register-tiled micro-kernel (gemm.go,
 // gemm_amd64.s), split over embed.Options.Threads goroutines (0:
-// GOMAXPROCS) without changing the summation order, so results do not
+// GOMAXPROCS) in tasks of rows by columns of the product, fine enough that
+// the weight gradients (w×w, summed over the batch's items) keep every
+// thread busy, without changing the summation order, so results do not
 // depend on the number of threads; the
 // element-wise passes are lib/internal/asm's. A batch is processed by one
 // forward and one backward pass over its distinct items rather than over

@@ -2,7 +2,7 @@ package oenn
 
 import "github.com/oe-lab/oe/lib/internal/parallel"
 
-// The matrix products of EmbNet's forward and backward passes, C += A·B with
+// The matrix products of EmbNet's forward and backward passes, C = A·B with
 // either factor possibly transposed, computed the way optimised BLAS
 // libraries do (Goto's algorithm): blocks of B are packed into panels of nr
 // columns and blocks of A into panels of mr rows, so that a register-blocked
@@ -11,10 +11,11 @@ import "github.com/oe-lab/oe/lib/internal/parallel"
 // micro-kernel is assembly on amd64 (AVX-512 or AVX2+FMA, see
 // gemm_amd64.s) and microGo elsewhere or with the noasm build tag.
 //
-// Determinism: every element of C is summed in the same order (blocks of kc
-// along the inner dimension, in order, each accumulated sequentially by one
-// micro-kernel call) whatever the number of workers, so a run's result does
-// not depend on its threads.
+// Determinism: every element of C is summed in the same order (from zero,
+// blocks of kc along the inner dimension, in order, each accumulated
+// sequentially by one micro-kernel call) whatever the number of workers and
+// however the work is cut into tasks, so a run's result does not depend on
+// its threads.
 
 // Block sizes: a packed kc×nr panel of B (32 KiB at nr = 32) stays in L1
 // while the micro-kernel sweeps the mc×kc block of A (96 KiB) held in L2.
@@ -23,6 +24,23 @@ const (
 	mc = 96 // a multiple of every micro-kernel's mr
 	nc = 2048
 )
+
+// packBFloats bounds the part of B that several workers pack at once: as
+// many blocks of kc rows as fit, so that they meet once per group of blocks
+// rather than once per block (a weight gradient's inner dimension is the
+// batch's tens of thousands of items). One worker packs one block at a
+// time, which keeps the rows of A and B that its tasks share in cache.
+const packBFloats = 1 << 20
+
+// tasksPerWorker is how many tasks a product is cut into per worker where
+// it is large enough, so that workers that finish early take over the
+// remaining ones.
+const tasksPerWorker = 4
+
+// minGroupPanels is the fewest B panels a task sweeps with each packed
+// block of A before the rows are cut finer, so that packing A stays a small
+// part of the task.
+const minGroupPanels = 4
 
 // microKernel adds to the mr×nr tile at c (ldc floats per row) the product
 // of k columns of a packed A panel (mr floats per column) and k rows of a
@@ -40,8 +58,8 @@ type matrix struct {
 	trans  bool
 }
 
-// gemm holds the packing buffers of one network's products, allocated once
-// so that training allocates nothing per batch.
+// gemm holds the packing buffers of one network's products (B's sized by
+// the first products), so that training allocates nothing per batch.
 type gemm struct {
 	kern  microKernel
 	packB []float32
@@ -55,7 +73,6 @@ func newGemm(kern microKernel, threads int) *gemm {
 	workers := parallel.Workers(threads)
 	g := &gemm{
 		kern:  kern,
-		packB: make([]float32, kc*nc),
 		packA: make([][]float32, workers),
 		edge:  make([][]float32, workers),
 	}
@@ -66,39 +83,82 @@ func newGemm(kern microKernel, threads int) *gemm {
 	return g
 }
 
-// mulAdd computes C += A·B for A m×k, B k×n and C m×n row-major with ldc
-// floats per row.
-func (g *gemm) mulAdd(m, n, k int, a, b matrix, c []float32, ldc int) {
-	if m == 0 || n == 0 || k == 0 {
-		return
-	}
+// mul computes C = A·B for A m×k, B k×n and C m×n row-major with ldc floats
+// per row; the entries of C's rows past n are left as they are.
+//
+// The work is cut into tasks of some rows of C by a group of B's panels
+// (see cut), so that products with few rows (the weight gradients, w×w)
+// keep every worker busy, and B is packed by all workers. Each task sums
+// its tiles over the inner dimension block by block, in order.
+func (g *gemm) mul(m, n, k int, a, b matrix, c []float32, ldc int) {
 	mr, nr := g.kern.mr, g.kern.nr
+	workers := len(g.packA)
 	for j0 := 0; j0 < n; j0 += nc {
 		j1 := min(j0+nc, n)
-		for p0 := 0; p0 < k; p0 += kc {
-			p1 := min(p0+kc, k)
-			packPanels(g.packB, b, p0, p1, j0, j1, nr, false)
-			parallel.For(len(g.packA), (m+mc-1)/mc, func(w, t int) {
-				i0, i1 := t*mc, min((t+1)*mc, m)
+		panels := (j1 - j0 + nr - 1) / nr
+		rows, groupPanels := g.cut(m, panels)
+		groups := (panels + groupPanels - 1) / groupPanels
+		tasks := (m + rows - 1) / rows * groups
+		// task returns the rows and columns of C that task t computes.
+		task := func(t int) (i0, i1, jg0, jg1 int) {
+			i0, jg0 = t/groups*rows, j0+t%groups*groupPanels*nr
+			return i0, min(i0+rows, m), jg0, min(jg0+groupPanels*nr, j1)
+		}
+		parallel.For(workers, tasks, func(_, t int) {
+			i0, i1, jg0, jg1 := task(t)
+			if jg1-jg0 == ldc { // whole rows: one span
+				clear(c[i0*ldc : i1*ldc])
+				return
+			}
+			for i := i0; i < i1; i++ {
+				clear(c[i*ldc+jg0 : i*ldc+jg1])
+			}
+		})
+		width := panels * nr
+		groupRows := kc
+		if workers > 1 {
+			groupRows = max(1, packBFloats/(kc*width)) * kc
+		}
+		for q0 := 0; q0 < k; q0 += groupRows {
+			q1 := min(q0+groupRows, k)
+			blocks := (q1 - q0 + kc - 1) / kc
+			if need := blocks * kc * width; len(g.packB) < need {
+				g.packB = make([]float32, need)
+			}
+			// Block p0 of B is packed at (p0−q0)·width, its panel s at
+			// s·(p1−p0) past that.
+			parallel.For(workers, blocks*panels, func(_, t int) {
+				p0 := q0 + t/panels*kc
+				p1 := min(p0+kc, q1)
+				s := j0 + t%panels*nr
+				packPanels(g.packB[(p0-q0)*width+(s-j0)*(p1-p0):], b, p0, p1, s, min(s+nr, j1), nr, false)
+			})
+			parallel.For(workers, tasks, func(w, t int) {
+				i0, i1, jg0, jg1 := task(t)
 				pa := g.packA[w]
-				packPanels(pa, a, p0, p1, i0, i1, mr, true)
-				for jr := j0; jr < j1; jr += nr {
-					pb := g.packB[(jr-j0)*(p1-p0):]
-					for ir := i0; ir < i1; ir += mr {
-						pai := pa[(ir-i0)*(p1-p0):]
-						if ir+mr <= i1 && jr+nr <= j1 {
-							g.kern.run(p1-p0, pai, pb, c[ir*ldc+jr:], ldc)
-							continue
-						}
-						// A partial tile: compute it whole into a scratch tile
-						// (the panels are zero-padded) and add the valid part.
-						e := g.edge[w]
-						clear(e)
-						g.kern.run(p1-p0, pai, pb, e, nr)
-						for i := ir; i < min(ir+mr, i1); i++ {
-							row := c[i*ldc : i*ldc+min(jr+nr, j1)]
-							for j := jr; j < len(row); j++ {
-								row[j] += e[(i-ir)*nr+j-jr]
+				for p0 := q0; p0 < q1; p0 += kc {
+					p1 := min(p0+kc, q1)
+					packPanels(pa, a, p0, p1, i0, i1, mr, true)
+					packedB := g.packB[(p0-q0)*width:]
+					for jr := jg0; jr < jg1; jr += nr {
+						pb := packedB[(jr-j0)*(p1-p0):]
+						for ir := i0; ir < i1; ir += mr {
+							pai := pa[(ir-i0)*(p1-p0):]
+							if ir+mr <= i1 && jr+nr <= jg1 {
+								g.kern.run(p1-p0, pai, pb, c[ir*ldc+jr:], ldc)
+								continue
+							}
+							// A partial tile: compute it whole into a scratch
+							// tile (the panels are zero-padded) and add the
+							// valid part.
+							e := g.edge[w]
+							clear(e)
+							g.kern.run(p1-p0, pai, pb, e, nr)
+							for i := ir; i < min(ir+mr, i1); i++ {
+								row := c[i*ldc : i*ldc+min(jr+nr, jg1)]
+								for j := jr; j < len(row); j++ {
+									row[j] += e[(i-ir)*nr+j-jr]
+								}
 							}
 						}
 					}
@@ -106,6 +166,33 @@ func (g *gemm) mulAdd(m, n, k int, a, b matrix, c []float32, ldc int) {
 			})
 		}
 	}
+}
+
+// cut returns the rows (a multiple of mr, at most mc) and the panels of B
+// of each of mul's tasks for an m-row product with panels panels: whole
+// blocks of mc rows and all panels on one worker; else about
+// tasksPerWorker tasks per worker, by grouping the panels (at least
+// minGroupPanels a group) and then, where there are still too few tasks,
+// by cutting the rows finer and the groups down to single panels.
+func (g *gemm) cut(m, panels int) (rows, groupPanels int) {
+	workers := len(g.packA)
+	if workers == 1 {
+		return mc, panels
+	}
+	mr := g.kern.mr
+	target := tasksPerWorker * workers
+	rowTasks := (m + mc - 1) / mc
+	groups := max(1, min((target+rowTasks-1)/rowTasks, panels/minGroupPanels))
+	rows = mc
+	if rowTasks*groups < target {
+		want := (target + groups - 1) / groups
+		rows = min(mc, max(mr, ((m+want-1)/want+mr-1)/mr*mr))
+		rowTasks = (m + rows - 1) / rows
+		if rowTasks*groups < target {
+			groups = min(panels, (target+rowTasks-1)/rowTasks)
+		}
+	}
+	return rows, (panels + groups - 1) / groups
 }
 
 // packPanels copies the block of rows p0..p1 and columns q0..q1 of x, or

@@ -23,7 +23,7 @@ func TestAssemblyKernelsAgree(t *testing.T) {
 	a, b := randomMatrix(rng, m, k, true), randomMatrix(rng, k, n, false)
 	product := func(kern microKernel) []float32 {
 		c := make([]float32, m*n)
-		newGemm(kern, 0).mulAdd(m, n, k, a, b, c, n)
+		newGemm(kern, 0).mul(m, n, k, a, b, c, n)
 		return c
 	}
 	avx2 := product(microKernel{mr: 6, nr: 16, run: runAVX2})

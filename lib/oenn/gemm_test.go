@@ -18,13 +18,14 @@ func kernelsUnderTest() map[string]microKernel {
 	}
 }
 
-// TestGemm checks C += op(A)·op(B) against a float64 triple loop for every
+// TestGemm checks C = op(A)·op(B) against a float64 triple loop for every
 // kernel, both transposes, and sizes that leave partial tiles and span
-// several kc and mc blocks.
+// several kc and mc blocks, and that the padding past each row of C keeps
+// its values.
 func TestGemm(t *testing.T) {
 	sizes := []struct{ m, n, k int }{
 		{1, 1, 1}, {5, 7, 3}, {6, 16, 1}, {12, 32, 9}, {13, 33, 257},
-		{97, 50, 300}, {200, 17, 12}, {40, 648, 30},
+		{97, 50, 300}, {200, 17, 12}, {40, 648, 30}, {3, 5, 0},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, kern := range kernelsUnderTest() {
@@ -42,8 +43,8 @@ func TestGemm(t *testing.T) {
 					want := make([]float64, len(c))
 					for i := 0; i < sz.m; i++ {
 						for j := 0; j < ldc; j++ {
-							want[i*ldc+j] = float64(c[i*ldc+j])
 							if j >= sz.n {
+								want[i*ldc+j] = float64(c[i*ldc+j])
 								continue
 							}
 							for p := 0; p < sz.k; p++ {
@@ -51,8 +52,8 @@ func TestGemm(t *testing.T) {
 							}
 						}
 					}
-					g.mulAdd(sz.m, sz.n, sz.k, a, b, c, ldc)
-					tol := 1e-5 * float64(sz.k)
+					g.mul(sz.m, sz.n, sz.k, a, b, c, ldc)
+					tol := 1e-5 * float64(max(sz.k, 1))
 					for i, w := range want {
 						if math.Abs(float64(c[i])-w) > tol*(1+math.Abs(w)) {
 							t.Fatalf("%s m=%d n=%d k=%d transA=%v transB=%v: C[%d,%d] = %v, want %v",
@@ -65,25 +66,48 @@ func TestGemm(t *testing.T) {
 	}
 }
 
-// TestGemmWorkersAgree checks that the result is bit-identical with one and
-// with several workers.
+// TestGemmWorkersAgree checks that the result is bit-identical whatever
+// the number of workers, at shapes where mul cuts the columns of C into
+// groups (few row blocks, many panels: the weight gradients), where the
+// inner dimension spans several groups of packed blocks of B, where a
+// partial panel ends the last group, and where the rows are cut finer
+// than mc.
 func TestGemmWorkersAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	m, n, k := 300, 70, 600
-	a, b := randomMatrix(rng, m, k, false), randomMatrix(rng, k, n, true)
-	run := func(threads int) []float32 {
-		c := make([]float32, m*n)
-		g := newGemm(bestKernel(), threads)
-		if len(g.packA) != threads {
-			t.Fatalf("%d threads: %d workers", threads, len(g.packA))
+	for _, sz := range []struct {
+		m, n, k    int
+		transA, tB bool
+	}{
+		{300, 70, 600, false, true},
+		{648, 648, 1797, true, false}, // ∂W of a CHAR hidden layer
+		{11, 648, 1797, true, false},  // ∂W of its input layer
+		{97, 2100, 300, false, false}, // more than nc columns
+		{130, 200, 12000, true, true}, // B packed in two groups of blocks
+		{120, 120, 5000, true, false}, // ∂W of a uniform hidden layer: rows cut finer
+		{17, 2, 3000, true, false},
+	} {
+		a, b := randomMatrix(rng, sz.m, sz.k, sz.transA), randomMatrix(rng, sz.k, sz.n, sz.tB)
+		run := func(threads int) []float32 {
+			c := make([]float32, sz.m*sz.n)
+			for i := range c {
+				c[i] = float32(rng.NormFloat64()) // mul must overwrite it
+			}
+			g := newGemm(bestKernel(), threads)
+			if len(g.packA) != threads {
+				t.Fatalf("%d threads: %d workers", threads, len(g.packA))
+			}
+			g.mul(sz.m, sz.n, sz.k, a, b, c, sz.n)
+			return c
 		}
-		g.mulAdd(m, n, k, a, b, c, n)
-		return c
-	}
-	one, four := run(1), run(4)
-	for i := range one {
-		if math.Float32bits(one[i]) != math.Float32bits(four[i]) {
-			t.Fatalf("C[%d] = %v with 1 worker, %v with 4", i, one[i], four[i])
+		one := run(1)
+		for _, threads := range []int{2, 3, 7, 16} {
+			many := run(threads)
+			for i := range one {
+				if math.Float32bits(one[i]) != math.Float32bits(many[i]) {
+					t.Fatalf("m=%d n=%d k=%d: C[%d] = %v with 1 worker, %v with %d",
+						sz.m, sz.n, sz.k, i, one[i], many[i], threads)
+				}
+			}
 		}
 	}
 }
@@ -107,4 +131,37 @@ func randomMatrix(rng *rand.Rand, r, c int, trans bool) matrix {
 		return matrix{data: data, stride: r, trans: true}
 	}
 	return matrix{data: data, stride: c}
+}
+
+// TestGemmCut checks how mul cuts products into tasks: whole mc-row blocks
+// and every panel on one worker; otherwise at least tasksPerWorker tasks a
+// worker where the product has that many tiles, rows a multiple of mr.
+func TestGemmCut(t *testing.T) {
+	kern := microKernel{mr: 12, nr: 32}
+	for _, tc := range []struct {
+		name                      string
+		workers, m, panels        int
+		wantRows, wantGroupPanels int
+	}{
+		{"one worker", 1, 1797, 21, mc, 21},
+		{"CHAR forward, 16 workers", 16, 1797, 21, mc, 6}, // 19 row blocks × 4 groups
+		{"CHAR forward, 2 workers", 2, 1797, 21, mc, 21},  // 19 row blocks are enough
+		{"CHAR ∂W, 16 workers", 16, 648, 21, 60, 4},       // 11 row tasks × 6 groups
+		{"uniform ∂W, 16 workers", 16, 120, 4, 12, 1},     // 10 × 4 single tiles
+		{"input layer ∂W, 16 workers", 16, 17, 4, 12, 1},  // 2 × 4: all there are
+		{"more workers than tiles", 64, 12, 1, 12, 1},     // one tile
+		{"CHAR ∂W, 2 workers", 2, 648, 21, mc, 11},        // 7 row blocks × 2 groups
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &gemm{kern: kern, packA: make([][]float32, tc.workers)}
+			rows, gp := g.cut(tc.m, tc.panels)
+			if rows != tc.wantRows || gp != tc.wantGroupPanels {
+				t.Errorf("cut(%d, %d) on %d workers = %d rows × %d panels, want %d × %d",
+					tc.m, tc.panels, tc.workers, rows, gp, tc.wantRows, tc.wantGroupPanels)
+			}
+			if rows%kern.mr != 0 || rows > mc {
+				t.Errorf("%d rows: not a multiple of mr = %d at most mc = %d", rows, kern.mr, mc)
+			}
+		})
+	}
 }

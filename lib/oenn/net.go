@@ -123,8 +123,7 @@ func (net *embNet) forward(ws *workspace, r int) {
 		} else {
 			dst = ws.y[:r*ly.out]
 		}
-		clear(dst)
-		ws.mm.mulAdd(r, ly.out, ly.in, matrix{data: src, stride: ly.in}, matrix{data: ly.w, stride: ly.out}, dst, ly.out)
+		ws.mm.mul(r, ly.out, ly.in, matrix{data: src, stride: ly.in}, matrix{data: ly.w, stride: ly.out}, dst, ly.out)
 		addBias(dst, ly.b, l < hiddenLayers, ws.threads)
 	}
 }
@@ -174,16 +173,14 @@ func (net *embNet) backward(ws *workspace, r int) {
 		ly, g := net.layers[l], ws.gl[l]
 		src := ws.hl[l][:r*ly.in]
 		// ∂W = srcᵀ·delta, ∂b = column sums of delta.
-		clear(g.w)
-		ws.mm.mulAdd(ly.in, ly.out, r, matrix{data: src, stride: ly.in, trans: true}, matrix{data: delta, stride: ly.out}, g.w, ly.out)
+		ws.mm.mul(ly.in, ly.out, r, matrix{data: src, stride: ly.in, trans: true}, matrix{data: delta, stride: ly.out}, g.w, ly.out)
 		columnSums(g.b, delta, ws.threads)
 		if l == 0 {
 			break // the input codes are constants: no gradient needed
 		}
 		// ∂(layer input) = delta·Wᵀ, masked by the ReLU that produced it.
 		next := ws.da[l%2][:r*ly.in]
-		clear(next)
-		ws.mm.mulAdd(r, ly.in, ly.out, matrix{data: delta, stride: ly.out}, matrix{data: ly.w, stride: ly.out, trans: true}, next, ly.in)
+		ws.mm.mul(r, ly.in, ly.out, matrix{data: delta, stride: ly.out}, matrix{data: ly.w, stride: ly.out, trans: true}, next, ly.in)
 		maskReLU(next, src, ws.threads)
 		delta = next
 	}
