@@ -1,6 +1,9 @@
 package oenn
 
-import "github.com/oe-lab/oe/lib/internal/parallel"
+import (
+	"github.com/oe-lab/oe/lib/internal/asm"
+	"github.com/oe-lab/oe/lib/internal/parallel"
+)
 
 // The matrix products of EmbNet's forward and backward passes, C = A·B with
 // either factor possibly transposed, computed the way optimised BLAS
@@ -155,10 +158,7 @@ func (g *gemm) mul(m, n, k int, a, b matrix, c []float32, ldc int) {
 							clear(e)
 							g.kern.run(p1-p0, pai, pb, e, nr)
 							for i := ir; i < min(ir+mr, i1); i++ {
-								row := c[i*ldc : i*ldc+min(jr+nr, jg1)]
-								for j := jr; j < len(row); j++ {
-									row[j] += e[(i-ir)*nr+j-jr]
-								}
+								asm.SumRows(c[i*ldc+jr:i*ldc+min(jr+nr, jg1)], e[(i-ir)*nr:], 1, nr)
 							}
 						}
 					}
