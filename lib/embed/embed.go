@@ -68,8 +68,8 @@ func (p Problem) Check(needTriplets bool) error {
 // Options are the settings shared by every algorithm. Zero values mean the
 // paper's defaults for the method.
 type Options struct {
-	// Seed makes a run reproducible: same seed, problem and thread count, same
-	// result on CPU.
+	// Seed makes a run reproducible: same seed and problem, same result on
+	// CPU, whatever Threads is (lib/algorithms' TestResultIndependentOfThreads).
 	Seed uint64
 	// MaxEpochs caps the number of epochs (0: the method's default).
 	MaxEpochs int
