@@ -94,6 +94,9 @@ func newGemm(kern microKernel, threads int) *gemm {
 // keep every worker busy, and B is packed by all workers. Each task sums
 // its tiles over the inner dimension block by block, in order.
 func (g *gemm) mul(m, n, k int, a, b matrix, c []float32, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
 	mr, nr := g.kern.mr, g.kern.nr
 	workers := len(g.packA)
 	for j0 := 0; j0 < n; j0 += nc {

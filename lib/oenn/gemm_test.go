@@ -25,7 +25,7 @@ func kernelsUnderTest() map[string]microKernel {
 func TestGemm(t *testing.T) {
 	sizes := []struct{ m, n, k int }{
 		{1, 1, 1}, {5, 7, 3}, {6, 16, 1}, {12, 32, 9}, {13, 33, 257},
-		{97, 50, 300}, {200, 17, 12}, {40, 648, 30}, {3, 5, 0},
+		{97, 50, 300}, {200, 17, 12}, {40, 648, 30}, {3, 5, 0}, {0, 5, 3}, {4, 0, 3},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for name, kern := range kernelsUnderTest() {
@@ -85,6 +85,7 @@ func TestGemmWorkersAgree(t *testing.T) {
 		{130, 200, 12000, true, true}, // B packed in two groups of blocks
 		{120, 120, 5000, true, false}, // ∂W of a uniform hidden layer: rows cut finer
 		{17, 2, 3000, true, false},
+		{0, 30, 100, false, false}, // an empty batch
 	} {
 		a, b := randomMatrix(rng, sz.m, sz.k, sz.transA), randomMatrix(rng, sz.k, sz.n, sz.tB)
 		run := func(threads int) []float32 {
