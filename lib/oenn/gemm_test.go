@@ -166,3 +166,59 @@ func TestGemmCut(t *testing.T) {
 		})
 	}
 }
+
+// TestPackPanels checks packPanels against its definition (panel s, row p,
+// column j holds element (p0+p, q0+s·w+j) of the operand, or of its
+// transpose when packing A, zero past q1) for each panel width the kernels
+// use and one they do not, both layouts of the operand, and a partial last
+// panel; guard values past the panels must keep their values.
+func TestPackPanels(t *testing.T) {
+	const guard = float32(-7.5)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, w := range []int{6, 12, 16, 32, 5} {
+		for _, columns := range []bool{false, true} {
+			for _, trans := range []bool{false, true} {
+				for _, q := range []struct{ q0, q1 int }{{0, 4 * w}, {3, 3 + 2*w + w/2 + 1}} {
+					p0, p1 := 2, 2+kc/4
+					// An operand whose packed dimension (columns of B, rows
+					// of A) has q1 entries and whose other one has p1.
+					r, c := p1, q.q1
+					if columns {
+						r, c = c, r
+					}
+					x := randomMatrix(rng, r, c, trans)
+					kLen := p1 - p0
+					panels := (q.q1 - q.q0 + w - 1) / w
+					dst := make([]float32, panels*kLen*w+w)
+					for i := range dst {
+						dst[i] = guard
+					}
+					packPanels(dst, x, p0, p1, q.q0, q.q1, w, columns)
+					for s := 0; s < panels; s++ {
+						for p := 0; p < kLen; p++ {
+							for j := 0; j < w; j++ {
+								var want float32
+								if col := q.q0 + s*w + j; col < q.q1 {
+									if columns {
+										want = x.at(col, p0+p)
+									} else {
+										want = x.at(p0+p, col)
+									}
+								}
+								if got := dst[(s*kLen+p)*w+j]; got != want {
+									t.Fatalf("w=%d columns=%v trans=%v q=%v: panel %d row %d column %d = %v, want %v",
+										w, columns, trans, q, s, p, j, got, want)
+								}
+							}
+						}
+					}
+					for i, v := range dst[panels*kLen*w:] {
+						if v != guard {
+							t.Fatalf("w=%d columns=%v trans=%v q=%v: guard %d overwritten with %v", w, columns, trans, q, i, v)
+						}
+					}
+				}
+			}
+		}
+	}
+}
