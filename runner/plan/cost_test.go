@@ -85,19 +85,24 @@ func TestCalibrate(t *testing.T) {
 	}
 	defer st.Close()
 	const rate = 2e-9
+	converged, capped := embed.StopConverged.String(), embed.StopMaxEpochs.String()
 	recorded := []struct {
-		n, epochs int
-		stop      string
-	}{{50, 100, embed.StopConverged.String()}, {100, 150, embed.StopConverged.String()}, {200, 300, embed.StopConverged.String()}, {400, 1000, embed.StopMaxEpochs.String()}}
+		dataset      string
+		n, d, epochs int
+		stop         string
+	}{
+		{"uniform", 50, 2, 100, converged}, {"uniform", 100, 2, 150, converged}, {"uniform", 200, 2, 300, converged}, {"uniform", 400, 2, 1000, capped},
+		{"gmm", 100, 5, 400, converged}, {"gmm", 100, 5, 450, converged}, {"gmm", 100, 10, 500, converged}, {"gmm", 100, 10, 600, converged},
+	}
 	for i, r := range recorded {
-		c, err := job.Config{Dataset: "uniform", N: r.n, Dim: 2, Lambda: 2, Algorithm: "soe", Seed: uint64(i)}.Normalize()
+		c, err := job.Config{Dataset: r.dataset, N: r.n, Dim: r.d, Lambda: 2, Algorithm: "soe", Seed: uint64(i)}.Normalize()
 		if err != nil {
 			t.Fatal(err)
 		}
 		sz := sizeOf(c.Config)
 		out := &job.Outcome{StopReason: r.stop, Metrics: map[string]float64{
 			job.FitSeconds: rate * sz.fitWork(c.Config, r.epochs), job.Epochs: float64(r.epochs),
-			job.Items: float64(r.n), job.DataDim: 2, job.SetupSeconds: 0, job.EvalSeconds: 0}}
+			job.Items: float64(r.n), job.DataDim: float64(sz.dataDim), job.SetupSeconds: 0, job.EvalSeconds: 0}}
 		if err := st.Put(ctx, store.Record{Job: c, Status: store.OK, Outcome: out, Start: time.Now(), End: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
@@ -124,8 +129,8 @@ func TestCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Calibrated != 5 {
-		t.Errorf("calibrated on %d runs, want 5 (not the material run)", m.Calibrated)
+	if m.Calibrated != 9 {
+		t.Errorf("calibrated on %d runs, want 9 (not the material run)", m.Calibrated)
 	}
 	if got := m.rate("soe", "lbfgs", job.CPU, methods["soe"]); math.Abs(got-3*rate) > 1e-12*rate {
 		t.Errorf("soe with lbfgs: rate %g, want %g", got, 3*rate)
@@ -142,9 +147,25 @@ func TestCalibrate(t *testing.T) {
 	if got := m.rate("ste", "", job.CPU, methods["ste"]); got != methods["ste"].rate {
 		t.Errorf("ste, never recorded: rate %g, want the default %g", got, methods["ste"].rate)
 	}
-	c := job.Config{Dataset: "uniform", N: 1000, Dim: 2, Lambda: 2, Algorithm: "soe"}
-	if got := m.epochs(c, methods["soe"]); got != 150 {
-		t.Errorf("typical epochs %d, want 150, the converged runs' median", got)
+	// Epochs: the median of the converged runs on the dataset at the d
+	// where three converged, else on the dataset, else of all.
+	for _, e := range []struct {
+		dataset string
+		d, want int
+		why     string
+	}{
+		{"uniform", 2, 150, "uniform's three at d = 2"},
+		{"gmm", 10, 475, "gmm's four (two at d = 10)"},
+		{"gmm", 5, 475, "gmm's four (two at d = 5)"},
+		{"char", 2, 400, "all seven converged"},
+	} {
+		c := job.Config{Dataset: e.dataset, N: 1000, Dim: e.d, Lambda: 2, Algorithm: "soe"}
+		if got := m.epochs(c, methods["soe"]); got != e.want {
+			t.Errorf("%s at d = %d: typical epochs %d, want %d, the median of %s", e.dataset, e.d, got, e.want, e.why)
+		}
+	}
+	if got := m.epochs(job.Config{Dataset: "gmm", N: 1000, Dim: 10, Lambda: 2, Algorithm: "soe", MaxEpochs: 200}, methods["soe"]); got != 200 {
+		t.Errorf("a cap of 200 below the typical epochs: %d", got)
 	}
 }
 
