@@ -63,10 +63,12 @@ type PruneRules struct {
 	// is thinned to ViewRows of them (see thinView). 0: neither.
 	ViewRows int
 	// Declared, when not nil, holds the declarations (exp.Run as JSON) that
-	// the scripts make now, by run key: a run that no execution lists but
-	// that a script declares (one of a campaign under way) is treated as if
-	// an execution listed it with these declarations. A run no execution
-	// lists and Declared does not hold keeps its embedding.
+	// the scripts make now, by run key: they count beside those of the
+	// executions that list the run, so a script whose campaign is under way
+	// (not yet recorded as an execution) keeps what it declares, and a run
+	// that no execution lists is treated as if one listed it with these
+	// declarations. A run no execution lists and Declared does not hold
+	// keeps its embedding.
 	Declared map[string][]string
 	// Current, when not nil, returns an algorithm's version in this build
 	// (ok false for an algorithm it does not know): a run that no execution
@@ -440,13 +442,15 @@ type storedEmbedding struct {
 	declared   []string
 }
 
-// addDeclared adds to listed, and its run id to order, every stored
-// embedding of a run that no execution lists and that declared holds, with
-// those declarations; it returns the extended order.
+// addDeclared adds the declarations declared holds for a run to those of
+// its stored embedding in listed, entering one (and its run id in order)
+// that no execution lists; it returns the extended order. A run a finished
+// script's execution lists without keeping its embedding can be one that a
+// script under way declares and draws (general's SOE at the paper's size,
+// which gram_solvers lists too): what the script keeps counts.
 func addDeclared(ctx context.Context, tx *sql.Tx, declared map[string][]string, listed map[int64]*storedEmbedding, order []int64) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT e.run_id, e.kind, e.rows, e.cols, r.key FROM embeddings e
-		JOIN runs r ON r.id = e.run_id
-		WHERE NOT EXISTS (SELECT 1 FROM experiment_runs x WHERE x.run_id = e.run_id) ORDER BY e.run_id`)
+		JOIN runs r ON r.id = e.run_id ORDER BY e.run_id`)
 	if err != nil {
 		return order, fmt.Errorf("store: %w", err)
 	}
@@ -460,11 +464,15 @@ func addDeclared(ctx context.Context, tx *sql.Tx, declared map[string][]string, 
 		if err := rows.Scan(&id, &e.kind, &e.rows, &e.cols, &key); err != nil {
 			return order, fmt.Errorf("store: %w", err)
 		}
-		if d, ok := declared[key]; ok && len(d) > 0 {
-			e.declared = d
+		d, ok := declared[key]
+		if !ok || len(d) == 0 {
+			continue
+		}
+		if listed[id] == nil {
 			listed[id] = &e
 			order = append(order, id)
 		}
+		listed[id].declared = append(listed[id].declared, d...)
 	}
 	if err := rows.Err(); err != nil {
 		return order, fmt.Errorf("store: %w", err)

@@ -276,6 +276,42 @@ func TestPrune(t *testing.T) {
 	}
 }
 
+// TestPruneDeclaredNow: the scripts' declarations now count beside the
+// executions': a run an execution lists without keeping it stays where a
+// script under way keeps it; one no execution lists goes where the script
+// keeps nothing, and stays where no script declares it.
+func TestPruneDeclaredNow(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	for seed := uint64(1); seed <= 4; seed++ {
+		if err := s.Put(ctx, record(seed, 1, 5)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RecordExecution(ctx, "gram_solvers", "paper", "h", []Member{{Key: canonical(1).Key, Declared: "drop"}, {Key: canonical(2).Key, Declared: "drop"}}); err != nil {
+		t.Fatal(err)
+	}
+	now := map[string][]string{canonical(1).Key: {"keep"}, canonical(3).Key: {"drop"}}
+	_, err := s.Prune(ctx, PruneRules{Declared: now, Keep: func(declared []string) Keep {
+		if slices.Contains(declared, "keep") {
+			return KeepWhole
+		}
+		return KeepNothing
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed, keep := range map[uint64]bool{1: true, 2: false, 3: false, 4: true} {
+		r, err := s.Get(ctx, canonical(seed).Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Outcome.Embedding != nil; got != keep {
+			t.Errorf("run %d: embedding kept %v, want %v", seed, got, keep)
+		}
+	}
+}
+
 // TestPruneSuperseded: with current, the runs no execution lists that
 // another algorithm or evaluation version computed go, with their metrics,
 // trace and embedding; listed runs, current ones and those of an algorithm
