@@ -85,3 +85,43 @@ func BenchmarkCheckpoint(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPackPanels times packing an operand of OENN's weight-gradient
+// and forward products at §4.7's largest uniform runs (the batch's 78,000
+// items × w = 120) into panels of the AVX-512 kernel's widths (mr = 12 for
+// A, nr = 32 for B), block by block of kc rows as gemm.mul does, from both
+// layouts: rows of the panels contiguous in the operand ("runs"), or its
+// columns ("gather", a transpose). At w = 120 packing is a third of a step.
+func BenchmarkPackPanels(b *testing.B) {
+	const items, width = 78000, 120
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, bc := range []struct {
+		name    string
+		w       int
+		columns bool
+		trans   bool
+	}{
+		{"A-runs-w12", 12, true, true},
+		{"A-gather-w12", 12, true, false},
+		{"B-runs-w32", 32, false, false},
+		{"B-gather-w32", 32, false, true},
+	} {
+		// The packed dimension has width entries; the other (the product's
+		// inner one) has items.
+		r, c := items, width
+		if bc.columns {
+			r, c = c, r
+		}
+		x := randomMatrix(rng, r, c, bc.trans)
+		panels := (width + bc.w - 1) / bc.w
+		dst := make([]float32, panels*kc*bc.w)
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				for p0 := 0; p0 < items; p0 += kc {
+					packPanels(dst, x, p0, min(p0+kc, items), 0, width, bc.w, bc.columns)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(items*width), "ns/float")
+		})
+	}
+}
