@@ -173,8 +173,8 @@ func writeGroups(w io.Writer, by string, group func(execute.Pending) string, run
 // the filter left out.
 func writePlan(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, filter plan.Filter, left []execute.Pending,
 	begun map[string]embed.CheckpointHeader, by string, group func(execute.Pending) string) {
-	fmt.Fprintf(w, "%d runs missing from %s at profile %s, estimated %s (cost model calibrated on %d runs there)\n",
-		len(p.Runs), opt.DB, opt.Profile, report.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated)
+	fmt.Fprintf(w, "%d runs missing from %s at profile %s, estimated %s (cost model calibrated on %d runs there%s)\n",
+		len(p.Runs), opt.DB, opt.Profile, report.FormatCost(plan.Total(p.Runs)), p.Model.Calibrated, speedNote(p.Model))
 	if len(begun) > 0 {
 		fmt.Fprintln(w, begunNote(begun, runner.CheckpointDir(opt.DB)))
 	}
@@ -237,10 +237,22 @@ func writeRuns(w io.Writer, runs []execute.Pending, begun map[string]embed.Check
 	tw.Flush()
 }
 
+// speedNote says how the model scaled its estimates to this machine, if it
+// did.
+func speedNote(m *plan.Model) string {
+	if m.MachineRuns == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; scaled ×%.2f to this machine, as its %d one-thread runs there took", m.Speed, m.MachineRuns)
+}
+
 type planJSON struct {
-	Database     string      `json:"database"`
-	Profile      string      `json:"profile"`
-	CalibratedOn int         `json:"calibrated_on"`
+	Database     string `json:"database"`
+	Profile      string `json:"profile"`
+	CalibratedOn int    `json:"calibrated_on"`
+	// Speed is the factor that scaled the estimates to this machine
+	// (plan.Model.Speed).
+	Speed        float64     `json:"speed"`
 	Count        int         `json:"count"`
 	TotalSeconds float64     `json:"total_seconds"`
 	Runs         []runJSON   `json:"runs"`
@@ -280,7 +292,7 @@ type shardJSON struct {
 }
 
 func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, left []execute.Pending, begun map[string]embed.CheckpointHeader) error {
-	out := planJSON{Database: opt.DB, Profile: opt.Profile, CalibratedOn: p.Model.Calibrated, Count: len(p.Runs),
+	out := planJSON{Database: opt.DB, Profile: opt.Profile, CalibratedOn: p.Model.Calibrated, Speed: p.Model.Speed, Count: len(p.Runs),
 		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}, LeftOut: len(left), LeftOutSeconds: plan.Total(left).Seconds(),
 		SkippedForData: p.SkippedForData}
 	for _, r := range p.Runs {

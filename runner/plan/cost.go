@@ -16,6 +16,7 @@ import (
 	"github.com/oe-lab/oe/lib/oenn"
 	"github.com/oe-lab/oe/lib/tripletloss"
 	"github.com/oe-lab/oe/lib/triplets"
+	"github.com/oe-lab/oe/runner/hostinfo"
 	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/store"
 )
@@ -87,6 +88,9 @@ const (
 	// 1.8, 1.8 and 2.5, the 90th percentile from 24, 15 and 28 to 4.3, 3.6
 	// and 10 (10 to 100 fit about as well).
 	gramBlockWork = 30
+	// minMachineRuns is the fewest one-thread runs of this machine's kind
+	// whose times scale the estimates (see Model).
+	minMachineRuns = 10
 )
 
 // Model estimates how long a run takes on this machine: the time to set it
@@ -137,8 +141,18 @@ const (
 // objective more than once an iteration); runs on datasets of people's
 // comparisons are not measured (λ does not count their triplets).
 //
-// Estimates are times of runs as the database's ran them (mostly one thread
-// each). They order and balance runs well; in absolute terms they are
+// The rates are those of all the machines whose runs the database holds.
+// Where it holds at least ten one-thread runs of machines of this one's
+// kind (the same CPU model and count of cores), every estimate is scaled by
+// how much longer or shorter those took than the rates say: their fit
+// seconds, summed, over their estimated fit seconds, summed (Speed). The
+// campaign's database of 2026-11-28 holds 36 runs of a 2-core Intel VM that
+// took 1.75 times their estimates, and 121 one-thread runs of the GPU
+// machine's 16-core Intel that took 1.25 times theirs; its 8,488 runs of
+// the 2-core AMD VM, 0.98 times.
+//
+// Estimates are times of one-thread runs on this machine, as the database's
+// ran them (scaled by Speed where it holds enough of this machine's). They order and balance runs well; in absolute terms they are
 // within a small factor: on the campaign database of 2026-11-23, given each
 // run's epochs, the median misestimate of the fits of a second or more is
 // a factor 1.5–2.4 by method (it was up to 12 for t-STE before the per-triplet
@@ -154,6 +168,12 @@ type Model struct {
 	evalRate      float64
 	// Calibrated counts the runs the rates were measured on.
 	Calibrated int
+	// Speed scales every estimate to this machine (see Model): 1 where
+	// the database holds too few runs of its kind.
+	Speed float64
+	// MachineRuns counts the runs of this machine's kind Speed was
+	// measured on (0 where it is 1 for want of them).
+	MachineRuns int
 }
 
 // rateKey names a rate: a method, its optimiser ("" the default) and a
@@ -163,7 +183,7 @@ type rateKey struct{ method, optimizer, backend string }
 
 // Default returns the model with the development machine's rates.
 func Default() *Model {
-	return &Model{rates: map[rateKey]float64{}, typicalEpochs: map[epochGroup]int{}, setupRate: defaultSetupRate, evalRate: defaultEvalRate}
+	return &Model{rates: map[rateKey]float64{}, typicalEpochs: map[epochGroup]int{}, setupRate: defaultSetupRate, evalRate: defaultEvalRate, Speed: 1}
 }
 
 // epochGroup names converged runs whose median epochs predict a run's:
@@ -185,16 +205,31 @@ func epochGroups(c job.Config) [3]epochGroup {
 }
 
 // Calibrate returns the model with the rates measured on the ok runs st
-// holds (see Model); methods without runs keep the default rates.
+// holds (see Model); methods without runs keep the default rates. Its
+// estimates are for this machine (hostinfo.Current).
 func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
-	rows, err := st.DB().QueryContext(ctx, `SELECT r.config, r.backend, r.stop_reason,
+	return calibrate(ctx, st, hostinfo.Current())
+}
+
+// machineKind is what makes runs of two machines comparable in time: their
+// CPU model and cores.
+type machineKind struct {
+	cpu   string
+	cores int
+}
+
+// calibrate is Calibrate with its estimates for machines like host.
+func calibrate(ctx context.Context, st *store.Store, host hostinfo.Host) (*Model, error) {
+	rows, err := st.DB().QueryContext(ctx, `SELECT r.config, r.backend, r.stop_reason, r.threads,
+		coalesce(h.cpu, ''), coalesce(h.cores, 0),
 		max(CASE WHEN m.name = 'fit_seconds' THEN m.value END),
 		max(CASE WHEN m.name = 'setup_seconds' THEN m.value END),
 		max(CASE WHEN m.name = 'eval_seconds' THEN m.value END),
 		max(CASE WHEN m.name = 'epochs' THEN m.value END),
 		max(CASE WHEN m.name = 'items' THEN m.value END),
 		max(CASE WHEN m.name = 'data_dim' THEN m.value END)
-		FROM runs r JOIN metrics m ON m.run_id = r.id WHERE r.status = 'ok' GROUP BY r.id ORDER BY r.key`)
+		FROM runs r JOIN metrics m ON m.run_id = r.id LEFT JOIN hosts h ON h.id = r.host_id
+		WHERE r.status = 'ok' GROUP BY r.id ORDER BY r.key`)
 	if err != nil {
 		return nil, fmt.Errorf("plan: calibrating on %s: %w", st.Path(), err)
 	}
@@ -203,11 +238,20 @@ func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
 	epochs := map[epochGroup][]float64{}
 	var setup []float64
 	var eval ratio
+	// here are the one-thread fits of machines like host: their rate,
+	// seconds and work.
+	type fitRun struct {
+		rate          rateKey
+		seconds, work float64
+	}
+	var here []fitRun
+	kind := machineKind{host.CPU, host.Cores}
 	m := Default()
 	for rows.Next() {
-		var cfg, backend, stop string
+		var cfg, backend, stop, cpu string
+		var threads, cores int
 		var fitS, setupS, evalS, ep, items, dataDim sql.NullFloat64
-		if err := rows.Scan(&cfg, &backend, &stop, &fitS, &setupS, &evalS, &ep, &items, &dataDim); err != nil {
+		if err := rows.Scan(&cfg, &backend, &stop, &threads, &cpu, &cores, &fitS, &setupS, &evalS, &ep, &items, &dataDim); err != nil {
 			return nil, fmt.Errorf("plan: calibrating on %s: %w", st.Path(), err)
 		}
 		var c job.Config
@@ -228,6 +272,9 @@ func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
 			}
 			fit[k].add(fitS.Float64, w)
 			m.Calibrated++
+			if threads == 1 && (machineKind{cpu, cores}) == kind {
+				here = append(here, fitRun{k, fitS.Float64, w})
+			}
 		}
 		if stop == "converged" {
 			for _, g := range epochGroups(c) {
@@ -246,6 +293,13 @@ func Calibrate(ctx context.Context, st *store.Store) (*Model, error) {
 	}
 	for k, r := range fit {
 		m.rates[k] = r.rate()
+	}
+	if len(here) >= minMachineRuns {
+		var speed ratio
+		for _, r := range here {
+			speed.add(r.seconds, m.rates[r.rate]*r.work)
+		}
+		m.Speed, m.MachineRuns = speed.rate(), len(here)
 	}
 	for g, v := range epochs {
 		if len(v) >= minEpochRuns || g.dataset == "" {
@@ -287,7 +341,7 @@ func (m *Model) Estimate(c job.Config) time.Duration {
 	if !active(c.Algorithm) {
 		secs += m.setupRate * float64(sz.triplets)
 	}
-	return time.Duration(secs * float64(time.Second))
+	return time.Duration(secs * m.Speed * float64(time.Second))
 }
 
 // rate is the fit rate of the method with that optimiser on that backend:

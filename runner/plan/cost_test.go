@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/runner/hostinfo"
 	"github.com/oe-lab/oe/runner/job"
 	"github.com/oe-lab/oe/runner/report"
 	"github.com/oe-lab/oe/runner/store"
@@ -203,4 +204,77 @@ func ExampleModel_Estimate() {
 	// soe on CHAR (1797 items): 6.2s
 	// forte on CHAR (1797 items): 59s
 	// oenn on CHAR (1797 items): 7m19s
+}
+
+// TestCalibrateSpeed checks that estimates are scaled to the machine they
+// are made for by its one-thread runs: runs of machine a at one rate, of b
+// at twice it, of c (too few) at four times it, and runs of b on two
+// threads (not counted) at half of it.
+func TestCalibrateSpeed(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const rate = 2e-9
+	hostA := hostinfo.Host{Name: "a", CPU: "Model A", Cores: 2}
+	hostB := hostinfo.Host{Name: "b", CPU: "Model B", Cores: 2}
+	hostC := hostinfo.Host{Name: "c", CPU: "Model A", Cores: 16} // another kind: cores differ
+	seed := uint64(0)
+	put := func(host hostinfo.Host, runs, threads int, r float64) {
+		for range runs {
+			seed++
+			c, err := job.Config{Dataset: "uniform", N: 100 + int(seed), Dim: 2, Lambda: 2, Algorithm: "soe", Seed: seed}.Normalize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sz := sizeOf(c.Config)
+			out := &job.Outcome{StopReason: embed.StopMaxEpochs.String(), Threads: threads, Metrics: map[string]float64{
+				job.FitSeconds: r * sz.fitWork(c.Config, 100), job.Epochs: 100,
+				job.Items: float64(sz.n), job.DataDim: 2, job.SetupSeconds: 0, job.EvalSeconds: 0}}
+			if err := st.Put(ctx, store.Record{Job: c, Status: store.OK, Outcome: out, Start: time.Now(), End: time.Now(), Host: host}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	put(hostA, 30, 1, rate)
+	put(hostB, minMachineRuns, 1, 2*rate)
+	put(hostB, 5, 2, rate/2)
+	put(hostC, minMachineRuns-1, 1, 4*rate)
+	target := job.Config{Dataset: "uniform", N: 5000, Dim: 2, Lambda: 2, Algorithm: "soe", Backend: job.CPU}
+	for _, tc := range []struct {
+		name     string
+		host     hostinfo.Host
+		wantRate float64 // the rate the estimate must work out at; 0: the all-machine rate, unscaled
+		wantRuns int
+	}{
+		{"a", hostA, rate, 30},
+		{"b", hostB, 2 * rate, minMachineRuns},
+		{"c, with too few runs", hostC, 0, 0},
+		{"a machine without runs", hostinfo.Host{CPU: "Model D", Cores: 2}, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := calibrate(ctx, st, tc.host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.MachineRuns != tc.wantRuns {
+				t.Errorf("speed measured on %d runs, want %d", m.MachineRuns, tc.wantRuns)
+			}
+			meth := methods["soe"]
+			work := sizeOf(target).fitWork(target, m.epochs(target, meth))
+			wantRate := tc.wantRate
+			if wantRate == 0 {
+				wantRate = m.rate("soe", "", job.CPU, meth)
+				if m.Speed != 1 {
+					t.Errorf("speed %v, want 1", m.Speed)
+				}
+			}
+			got, want := m.Estimate(target).Seconds(), wantRate*work
+			if math.Abs(got-want) > 1e-6*want {
+				t.Errorf("estimate %.6g s, want %.6g s (speed %v)", got, want, m.Speed)
+			}
+		})
+	}
 }
