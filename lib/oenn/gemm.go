@@ -228,24 +228,19 @@ func packPanels(dst []float32, x matrix, p0, p1, q0, q1, w int, columns bool) {
 			}
 			continue
 		}
-		// The panel's columns are contiguous runs of x.data: read four runs
-		// at a time and write them down four adjacent columns, so that each
-		// store fills part of a line that the next store continues.
+		// The panel's columns are contiguous runs of x.data: transpose four
+		// runs at a time into four adjacent columns (asm.Transpose4Rows,
+		// eight entries of each at once where the CPU allows), the rest
+		// one by one.
 		if width < w {
 			clear(panel)
 		}
-		run := func(q int) []float32 { return x.data[(s+q)*x.stride+p0 : (s+q)*x.stride+p1] }
 		q := 0
 		for ; q+4 <= width; q += 4 {
-			r0, r1, r2, r3 := run(q), run(q+1), run(q+2), run(q+3)
-			r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
-			for p := range r0 {
-				out := panel[p*w+q : p*w+q+4]
-				out[0], out[1], out[2], out[3] = r0[p], r1[p], r2[p], r3[p]
-			}
+			asm.Transpose4Rows(panel[q:], w, x.data[(s+q)*x.stride+p0:], x.stride, kLen)
 		}
 		for ; q < width; q++ {
-			for p, v := range run(q) {
+			for p, v := range x.data[(s+q)*x.stride+p0 : (s+q)*x.stride+p1] {
 				panel[p*w+q] = v
 			}
 		}

@@ -58,6 +58,33 @@ func MaskReLU(g, act []float32) { maskReLU(g, act) }
 // x is too short.
 func SumRows(out, x []float32, rows, stride int) { sumRows(out, x, rows, stride) }
 
+// Transpose4Rows writes four rows of x, stride floats apart, down four
+// adjacent columns of dst, whose rows are w ≥ 4 floats apart: dst[p·w+r] =
+// x[r·stride+p] for r < 4 and p < n. It packs the blocks of a product's
+// operand whose panel columns are rows in memory (lib/oenn), eight entries
+// of each row at a time where the CPU allows. It panics if w < 4 or dst or
+// x is too short.
+func Transpose4Rows(dst []float32, w int, x []float32, stride, n int) {
+	if w < 4 {
+		panic(fmt.Sprintf("asm: Transpose4Rows: rows of %d floats hold no four columns", w))
+	}
+	if n == 0 {
+		return
+	}
+	_, _ = dst[(n-1)*w+3], x[3*stride+n-1]
+	transpose4Rows(dst, w, x, stride, n)
+}
+
+// transpose4RowsGo is Transpose4Rows in Go (its checks done), the twin of
+// transpose4RowsAVX2.
+func transpose4RowsGo(dst []float32, w int, x []float32, stride, n int) {
+	r0, r1, r2, r3 := x[:n], x[stride:stride+n], x[2*stride:2*stride+n], x[3*stride:3*stride+n]
+	for p := range r0 {
+		out := dst[p*w : p*w+4]
+		out[0], out[1], out[2], out[3] = r0[p], r1[p], r2[p], r3[p]
+	}
+}
+
 // SoftplusSigmoids sets softplus[i], sigmoid[i] = numeric.SoftplusSigmoid(z[i])
 // for every i of z, bit for bit (four at a time where the CPU allows). It
 // panics if softplus or sigmoid is shorter than z.

@@ -55,6 +55,19 @@ func sumRows(out, x []float32, rows, stride int) {
 	sumRowsGo(out[head:], x[head:], rows, stride)
 }
 
+// transpose4Rows runs the multiple-of-8 head of the rows in assembly.
+func transpose4Rows(dst []float32, w int, x []float32, stride, n int) {
+	head := n &^ 7
+	if !useAVX2 || head == 0 {
+		transpose4RowsGo(dst, w, x, stride, n)
+		return
+	}
+	transpose4RowsAVX2(&dst[0], w, &x[0], stride, head/8)
+	if head < n {
+		transpose4RowsGo(dst[head*w:], w, x[head:], stride, n-head)
+	}
+}
+
 // softplusSigmoids runs the multiple-of-4 head of z in assembly.
 func softplusSigmoids(z, softplus, sigmoid []float64) {
 	head := len(z) &^ 3
@@ -83,3 +96,6 @@ func maskAVX2(grad, act *float32, n int)
 
 //go:noescape
 func sumRowsAVX2(out, x *float32, rows, stride, n int)
+
+//go:noescape
+func transpose4RowsAVX2(dst *float32, w int, x *float32, stride, blocks int)

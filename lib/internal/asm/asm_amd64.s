@@ -457,3 +457,56 @@ spsLoop:
 spsDone:
 	VZEROUPPER
 	RET
+
+// func transpose4RowsAVX2(dst *float32, w int, x *float32, stride, blocks int)
+//
+// dst[p·w+r] = x[r·stride+p] for r < 4 and p < 8·blocks: per block, eight
+// entries of each of the four rows are loaded and transposed in registers
+// (unpack, then shuffle: lane l of each 128-bit half ends holding entry l of
+// the four rows) into eight rows of four, stored w floats apart.
+TEXT ·transpose4RowsAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ w+8(FP), R8
+	SHLQ $2, R8
+	MOVQ x+16(FP), SI
+	MOVQ stride+24(FP), R9
+	SHLQ $2, R9
+	MOVQ blocks+32(FP), CX
+	LEAQ (SI)(R9*1), R10
+	LEAQ (R10)(R9*1), R11
+	LEAQ (R11)(R9*1), R12
+	MOVQ R8, R13
+	SHLQ $2, R13
+transpose4loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS (R10), Y1
+	VMOVUPS (R11), Y2
+	VMOVUPS (R12), Y3
+	VUNPCKLPS Y1, Y0, Y4 // a0 b0 a1 b1 | a4 b4 a5 b5
+	VUNPCKHPS Y1, Y0, Y5 // a2 b2 a3 b3 | a6 b6 a7 b7
+	VUNPCKLPS Y3, Y2, Y6 // c0 d0 c1 d1 | c4 d4 c5 d5
+	VUNPCKHPS Y3, Y2, Y7 // c2 d2 c3 d3 | c6 d6 c7 d7
+	VSHUFPS $0x44, Y6, Y4, Y8 // a0 b0 c0 d0 | a4 b4 c4 d4
+	VSHUFPS $0xEE, Y6, Y4, Y9 // a1 b1 c1 d1 | a5 b5 c5 d5
+	VSHUFPS $0x44, Y7, Y5, Y10 // a2 b2 c2 d2 | a6 b6 c6 d6
+	VSHUFPS $0xEE, Y7, Y5, Y11 // a3 b3 c3 d3 | a7 b7 c7 d7
+	VMOVUPS X8, (DI)
+	VMOVUPS X9, (DI)(R8*1)
+	VMOVUPS X10, (DI)(R8*2)
+	LEAQ (DI)(R8*2), DX
+	VMOVUPS X11, (DX)(R8*1)
+	LEAQ (DI)(R13*1), DX
+	VEXTRACTF128 $1, Y8, (DX)
+	VEXTRACTF128 $1, Y9, (DX)(R8*1)
+	VEXTRACTF128 $1, Y10, (DX)(R8*2)
+	LEAQ (DX)(R8*2), DX
+	VEXTRACTF128 $1, Y11, (DX)(R8*1)
+	ADDQ $32, SI
+	ADDQ $32, R10
+	ADDQ $32, R11
+	ADDQ $32, R12
+	LEAQ (DI)(R13*2), DI
+	DECQ CX
+	JNZ transpose4loop
+	VZEROUPPER
+	RET

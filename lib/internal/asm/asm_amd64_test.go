@@ -241,3 +241,72 @@ func TestAxpy4RowsMatchesGo(t *testing.T) {
 	}()
 	Axpy4Rows([]float64{1, 1, 1, 1}, []int32{0, 1, 2, 50}, make([]float64, 100), 2, make([]float64, 2))
 }
+
+// TestTranspose4RowsMatchesGo holds the assembly transpose to its Go twin,
+// which sets every entry by its definition, on lengths with and without a
+// tail past the blocks of eight and on row widths w from 4 up; dst is
+// filled with guards first, so that entries between the four columns of a
+// row, which neither may write, must keep them, and guards around dst and x
+// catch accesses out of bounds.
+func TestTranspose4RowsMatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2: only the Go twins run")
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{1, 7, 8, 9, 16, 23, 256} {
+		for _, w := range []int{4, 6, 12, 32} {
+			stride := n + 3
+			x := make([]float32, 3*stride+n)
+			for e := range x {
+				x[e] = float32(rng.NormFloat64())
+			}
+			fresh := func() []float32 {
+				d := make([]float32, (n-1)*w+4)
+				for e := range d {
+					d[e] = guard32
+				}
+				return d
+			}
+			want := fresh()
+			transpose4RowsGo(want, w, x, stride, n)
+			for p := range n {
+				for r := range 4 {
+					if want[p*w+r] != x[r*stride+p] {
+						t.Fatalf("n=%d w=%d: Go twin's dst[%d·w+%d] = %v, want x[%d·stride+%d] = %v", n, w, p, r, want[p*w+r], r, p, x[r*stride+p])
+					}
+				}
+			}
+			dw, dg := guarded(fresh(), guard32)
+			xw, xg := guarded(x, guard32)
+			Transpose4Rows(dg, w, xg, stride, n)
+			if i := bitsDiffer(dg, want); i >= 0 {
+				t.Fatalf("n=%d w=%d: dst[%d] = %v in assembly, %v in Go", n, w, i, dg[i], want[i])
+			}
+			if !guardsKept(dw, guard32) || !guardsKept(xw, guard32) {
+				t.Fatalf("n=%d w=%d: written outside dst or x", n, w)
+			}
+		}
+	}
+}
+
+// BenchmarkTranspose4Rows packs four rows of 256 entries (one kc block of
+// lib/oenn's products) into a panel of 12 columns.
+func BenchmarkTranspose4Rows(b *testing.B) {
+	const n, w, stride = 256, 12, 120 * 256
+	x := make([]float32, 3*stride+n)
+	dst := make([]float32, n*w)
+	for _, tc := range []struct {
+		name string
+		avx2 bool
+	}{{"go", false}, {"avx2", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			saved := useAVX2
+			defer func() { useAVX2 = saved }()
+			useAVX2 = tc.avx2 && saved
+			for b.Loop() {
+				Transpose4Rows(dst, w, x, stride, n)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(4*n), "ns/float")
+		})
+	}
+}

@@ -11,6 +11,10 @@ func maskReLU(g, act []float32) { maskReLUGo(g, act) }
 
 func sumRows(out, x []float32, rows, stride int) { sumRowsGo(out, x, rows, stride) }
 
+func transpose4Rows(dst []float32, w int, x []float32, stride, n int) {
+	transpose4RowsGo(dst, w, x, stride, n)
+}
+
 func softplusSigmoids(z, softplus, sigmoid []float64) { softplusSigmoidsGo(z, softplus, sigmoid) }
 
 func axpy4Rows(a []float64, rows []int32, x []float64, stride int, y []float64) {

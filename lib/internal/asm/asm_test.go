@@ -28,6 +28,39 @@ func TestPrimitives(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Transpose4Rows", func(t *testing.T) {
+		// Four rows of 11 entries, 12 apart, entry (r, p) = 100r + p,
+		// into rows of w = 6: columns 0–3 take them, 4–5 keep −1.
+		const n, stride, w = 11, 12, 6
+		x := make([]float32, 4*stride)
+		for r := range 4 {
+			for p := range n {
+				x[r*stride+p] = float32(100*r + p)
+			}
+		}
+		dst := make([]float32, n*w)
+		for e := range dst {
+			dst[e] = -1
+		}
+		Transpose4Rows(dst, w, x, stride, n)
+		for p := range n {
+			for c := range w {
+				want := float32(-1)
+				if c < 4 {
+					want = float32(100*c + p)
+				}
+				if got := dst[p*w+c]; got != want {
+					t.Errorf("dst[%d·%d+%d] = %v, want %v", p, w, c, got, want)
+				}
+			}
+		}
+		defer func() {
+			if recover() == nil {
+				t.Error("rows of 3 floats did not panic")
+			}
+		}()
+		Transpose4Rows(dst, 3, x, stride, n)
+	})
 	nan, negZero, inf := float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(1))
 	t.Run("BiasReLU", func(t *testing.T) {
 		row := []float32{1, -1, nan, negZero, inf, -inf, 2, 0.5, -3, 4}

@@ -1,8 +1,9 @@
 // Package asm holds the generic vector primitives of oe's CPU code, each an
 // AVX2 assembly loop with a pure-Go twin, as gonum's internal/asm does: the
-// multiply-add of rows four at a time (Axpy4Rows, lib/gram's sparse product) and the
+// multiply-add of rows four at a time (Axpy4Rows, lib/gram's sparse product), the
 // element-wise passes of a ReLU network (BiasReLU, MaskReLU, SumRows,
-// lib/oenn).
+// lib/oenn) and the transpose that packs its products' operands
+// (Transpose4Rows).
 //
 // The assembly runs on amd64 when the CPU has AVX2 (lib/internal/cpufeature);
 // elsewhere, or in a build with the noasm tag, the Go twins run. Every
