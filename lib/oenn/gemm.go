@@ -51,12 +51,15 @@ const tasksPerWorker = 4
 // part of the task.
 const minGroupPanels = 4
 
-// microKernel adds to the mr×nr tile at c (ldc floats per row) the product
-// of k columns of a packed A panel (mr floats per column) and k rows of a
-// packed B panel (nr floats per row).
+// microKernel sets the mr×nr tile at c (ldc floats per row) to the tile at
+// src (lds floats per row) plus the product of k columns of a packed A
+// panel (mr floats per column) and k rows of a packed B panel (nr floats
+// per row). src is c itself where the product adds to C, or a row of nr
+// zeros with lds = 0 where it starts C: that sets C to 0 + the product,
+// what clearing C and adding to it gave, without a pass over C to clear it.
 type microKernel struct {
 	mr, nr int
-	run    func(k int, a, b, c []float32, ldc int)
+	run    func(k int, a, b, c []float32, ldc int, src []float32, lds int)
 }
 
 // matrix is a row-major operand: element (i, j) is data[i*stride+j], or
@@ -74,6 +77,7 @@ type gemm struct {
 	packB []float32
 	packA [][]float32 // one per worker
 	edge  [][]float32 // one mr×nr tile per worker, for partial tiles
+	zeros []float32   // nr zeros: the tile the first block of the inner dimension adds to
 }
 
 // newGemm returns the products' buffers for kern on threads goroutines
@@ -84,6 +88,7 @@ func newGemm(kern microKernel, threads int) *gemm {
 		kern:  kern,
 		packA: make([][]float32, workers),
 		edge:  make([][]float32, workers),
+		zeros: make([]float32, kern.nr),
 	}
 	for w := range g.packA {
 		g.packA[w] = make([]float32, mc*kc)
@@ -103,6 +108,12 @@ func (g *gemm) mul(m, n, k int, a, b matrix, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
+	if k == 0 {
+		for i := range m {
+			clear(c[i*ldc : i*ldc+n])
+		}
+		return
+	}
 	mr, nr := g.kern.mr, g.kern.nr
 	workers := len(g.packA)
 	for j0 := 0; j0 < n; j0 += nc {
@@ -116,16 +127,6 @@ func (g *gemm) mul(m, n, k int, a, b matrix, c []float32, ldc int) {
 			i0, jg0 = t/groups*rows, j0+t%groups*groupPanels*nr
 			return i0, min(i0+rows, m), jg0, min(jg0+groupPanels*nr, j1)
 		}
-		parallel.For(workers, tasks, func(_, t int) {
-			i0, i1, jg0, jg1 := task(t)
-			if jg1-jg0 == ldc { // whole rows: one span
-				clear(c[i0*ldc : i1*ldc])
-				return
-			}
-			for i := i0; i < i1; i++ {
-				clear(c[i*ldc+jg0 : i*ldc+jg1])
-			}
-		})
 		width := panels * nr
 		groupRows := kc
 		if workers > 1 {
@@ -157,17 +158,27 @@ func (g *gemm) mul(m, n, k int, a, b matrix, c []float32, ldc int) {
 						for ir := i0; ir < i1; ir += mr {
 							pai := pa[(ir-i0)*(p1-p0):]
 							if ir+mr <= i1 && jr+nr <= jg1 {
-								g.kern.run(p1-p0, pai, pb, c[ir*ldc+jr:], ldc)
+								src, lds := c[ir*ldc+jr:], ldc
+								if p0 == 0 {
+									src, lds = g.zeros, 0
+								}
+								g.kern.run(p1-p0, pai, pb, c[ir*ldc+jr:], ldc, src, lds)
 								continue
 							}
 							// A partial tile: compute it whole into a scratch
 							// tile (the panels are zero-padded) and add the
-							// valid part.
+							// valid part, or, in the first block, copy it:
+							// the scratch holds 0 + the product, never −0,
+							// so it is what adding it to a cleared C gave.
 							e := g.edge[w]
-							clear(e)
-							g.kern.run(p1-p0, pai, pb, e, nr)
+							g.kern.run(p1-p0, pai, pb, e, nr, g.zeros, 0)
 							for i := ir; i < min(ir+mr, i1); i++ {
-								asm.SumRows(c[i*ldc+jr:i*ldc+min(jr+nr, jg1)], e[(i-ir)*nr:], 1, nr)
+								row := c[i*ldc+jr : i*ldc+min(jr+nr, jg1)]
+								if p0 == 0 {
+									copy(row, e[(i-ir)*nr:])
+								} else {
+									asm.SumRows(row, e[(i-ir)*nr:], 1, nr)
+								}
 							}
 						}
 					}
@@ -276,15 +287,15 @@ func copyRun(dst, src []float32) {
 // assembly kernels' order but rounds each product before adding it, where
 // they fuse the two (see doc.go, "Reproducibility across machines").
 func microGo(mr, nr int) microKernel {
-	return microKernel{mr: mr, nr: nr, run: func(k int, a, b, c []float32, ldc int) {
+	return microKernel{mr: mr, nr: nr, run: func(k int, a, b, c []float32, ldc int, src []float32, lds int) {
 		for i := 0; i < mr; i++ {
-			row := c[i*ldc : i*ldc+nr]
+			row, from := c[i*ldc:i*ldc+nr], src[i*lds:i*lds+nr]
 			for j := range row {
 				var s float32
 				for p := 0; p < k; p++ {
 					s += float32(a[p*mr+i] * b[p*nr+j]) // rounded: Go may not fuse it (arm64 would)
 				}
-				row[j] += s
+				row[j] = from[j] + s
 			}
 		}
 	}}

@@ -2,19 +2,23 @@
 
 #include "textflag.h"
 
-// func microAVX2(k int, a, b, c *float32, ldc int)
+// func microAVX2(k int, a, b, c *float32, ldc int, src *float32, lds int)
 //
-// C[0:6, 0:16] += Σ_p a[6p:6p+6] ⊗ b[16p:16p+16], C row-major with ldc
-// floats per row: the 6×16 tile of a packed product. Twelve YMM
+// C[0:6, 0:16] = S[0:6, 0:16] + Σ_p a[6p:6p+6] ⊗ b[16p:16p+16], C and S
+// row-major with ldc and lds floats per row: the 6×16 tile of a packed
+// product, added to C itself (S = C) or to zeros (lds = 0). Twelve YMM
 // accumulators hold the tile; per p, two loads of b and six broadcasts of a
 // feed twelve FMAs.
-TEXT ·microAVX2(SB), NOSPLIT, $0-40
+TEXT ·microAVX2(SB), NOSPLIT, $0-56
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 	MOVQ c+24(FP), DX
 	MOVQ ldc+32(FP), R8
 	SHLQ $2, R8
+	MOVQ src+40(FP), R9
+	MOVQ lds+48(FP), R10
+	SHLQ $2, R10
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -55,50 +59,58 @@ avx2loop:
 	DECQ CX
 	JNZ avx2loop
 avx2store:
-	VADDPS (DX), Y0, Y0
+	VADDPS (R9), Y0, Y0
 	VMOVUPS Y0, (DX)
-	VADDPS 32(DX), Y1, Y1
+	VADDPS 32(R9), Y1, Y1
 	VMOVUPS Y1, 32(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Y2, Y2
+	ADDQ R10, R9
+	VADDPS (R9), Y2, Y2
 	VMOVUPS Y2, (DX)
-	VADDPS 32(DX), Y3, Y3
+	VADDPS 32(R9), Y3, Y3
 	VMOVUPS Y3, 32(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Y4, Y4
+	ADDQ R10, R9
+	VADDPS (R9), Y4, Y4
 	VMOVUPS Y4, (DX)
-	VADDPS 32(DX), Y5, Y5
+	VADDPS 32(R9), Y5, Y5
 	VMOVUPS Y5, 32(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Y6, Y6
+	ADDQ R10, R9
+	VADDPS (R9), Y6, Y6
 	VMOVUPS Y6, (DX)
-	VADDPS 32(DX), Y7, Y7
+	VADDPS 32(R9), Y7, Y7
 	VMOVUPS Y7, 32(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Y8, Y8
+	ADDQ R10, R9
+	VADDPS (R9), Y8, Y8
 	VMOVUPS Y8, (DX)
-	VADDPS 32(DX), Y9, Y9
+	VADDPS 32(R9), Y9, Y9
 	VMOVUPS Y9, 32(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Y10, Y10
+	ADDQ R10, R9
+	VADDPS (R9), Y10, Y10
 	VMOVUPS Y10, (DX)
-	VADDPS 32(DX), Y11, Y11
+	VADDPS 32(R9), Y11, Y11
 	VMOVUPS Y11, 32(DX)
 	VZEROUPPER
 	RET
 
-// func microAVX512(k int, a, b, c *float32, ldc int)
+// func microAVX512(k int, a, b, c *float32, ldc int, src *float32, lds int)
 //
-// C[0:12, 0:32] += Σ_p a[12p:12p+12] ⊗ b[32p:32p+32]: the 12×32 tile in 24
+// C[0:12, 0:32] = S[0:12, 0:32] + Σ_p a[12p:12p+12] ⊗ b[32p:32p+32]: the 12×32 tile in 24
 // ZMM accumulators; per p, two loads of b and twelve broadcasts of a feed
 // 24 FMAs.
-TEXT ·microAVX512(SB), NOSPLIT, $0-40
+TEXT ·microAVX512(SB), NOSPLIT, $0-56
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 	MOVQ c+24(FP), DX
 	MOVQ ldc+32(FP), R8
 	SHLQ $2, R8
+	MOVQ src+40(FP), R9
+	MOVQ lds+48(FP), R10
+	SHLQ $2, R10
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 	VXORPS Z2, Z2, Z2
@@ -169,64 +181,75 @@ avx512loop:
 	DECQ CX
 	JNZ avx512loop
 avx512store:
-	VADDPS (DX), Z0, Z0
+	VADDPS (R9), Z0, Z0
 	VMOVUPS Z0, (DX)
-	VADDPS 64(DX), Z1, Z1
+	VADDPS 64(R9), Z1, Z1
 	VMOVUPS Z1, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z2, Z2
+	ADDQ R10, R9
+	VADDPS (R9), Z2, Z2
 	VMOVUPS Z2, (DX)
-	VADDPS 64(DX), Z3, Z3
+	VADDPS 64(R9), Z3, Z3
 	VMOVUPS Z3, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z4, Z4
+	ADDQ R10, R9
+	VADDPS (R9), Z4, Z4
 	VMOVUPS Z4, (DX)
-	VADDPS 64(DX), Z5, Z5
+	VADDPS 64(R9), Z5, Z5
 	VMOVUPS Z5, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z6, Z6
+	ADDQ R10, R9
+	VADDPS (R9), Z6, Z6
 	VMOVUPS Z6, (DX)
-	VADDPS 64(DX), Z7, Z7
+	VADDPS 64(R9), Z7, Z7
 	VMOVUPS Z7, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z8, Z8
+	ADDQ R10, R9
+	VADDPS (R9), Z8, Z8
 	VMOVUPS Z8, (DX)
-	VADDPS 64(DX), Z9, Z9
+	VADDPS 64(R9), Z9, Z9
 	VMOVUPS Z9, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z10, Z10
+	ADDQ R10, R9
+	VADDPS (R9), Z10, Z10
 	VMOVUPS Z10, (DX)
-	VADDPS 64(DX), Z11, Z11
+	VADDPS 64(R9), Z11, Z11
 	VMOVUPS Z11, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z12, Z12
+	ADDQ R10, R9
+	VADDPS (R9), Z12, Z12
 	VMOVUPS Z12, (DX)
-	VADDPS 64(DX), Z13, Z13
+	VADDPS 64(R9), Z13, Z13
 	VMOVUPS Z13, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z14, Z14
+	ADDQ R10, R9
+	VADDPS (R9), Z14, Z14
 	VMOVUPS Z14, (DX)
-	VADDPS 64(DX), Z15, Z15
+	VADDPS 64(R9), Z15, Z15
 	VMOVUPS Z15, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z16, Z16
+	ADDQ R10, R9
+	VADDPS (R9), Z16, Z16
 	VMOVUPS Z16, (DX)
-	VADDPS 64(DX), Z17, Z17
+	VADDPS 64(R9), Z17, Z17
 	VMOVUPS Z17, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z18, Z18
+	ADDQ R10, R9
+	VADDPS (R9), Z18, Z18
 	VMOVUPS Z18, (DX)
-	VADDPS 64(DX), Z19, Z19
+	VADDPS 64(R9), Z19, Z19
 	VMOVUPS Z19, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z20, Z20
+	ADDQ R10, R9
+	VADDPS (R9), Z20, Z20
 	VMOVUPS Z20, (DX)
-	VADDPS 64(DX), Z21, Z21
+	VADDPS 64(R9), Z21, Z21
 	VMOVUPS Z21, 64(DX)
 	ADDQ R8, DX
-	VADDPS (DX), Z22, Z22
+	ADDQ R10, R9
+	VADDPS (R9), Z22, Z22
 	VMOVUPS Z22, (DX)
-	VADDPS 64(DX), Z23, Z23
+	VADDPS 64(R9), Z23, Z23
 	VMOVUPS Z23, 64(DX)
 	VZEROUPPER
 	RET

@@ -63,7 +63,8 @@ func fma32(a, b, c float32) float32 {
 // TestMicroKernelsExact holds each assembly micro-kernel bit for bit to its
 // definition: per tile entry, s = fma(a, b, s) over the inner dimension in
 // order from s = 0, then C += s, with fma32 the exact emulation of a fused
-// float32 multiply-add. Guard values around the panels and the tile catch
+// float32 multiply-add; or, given a row of zeros as the tile it adds to,
+// C = 0 + s. Guard values around the panels and the tile catch
 // reads or writes out of bounds. (microGo, the portable kernel, rounds each
 // product instead: see doc.go.)
 func TestMicroKernelsExact(t *testing.T) {
@@ -98,33 +99,47 @@ func TestMicroKernelsExact(t *testing.T) {
 				b[i] = float32(rng.NormFloat64() * math.Pow(2, float64(rng.IntN(40)-20)))
 			}
 			ldc := kern.nr + 3
-			c := make([]float32, kern.mr*ldc)
-			for i := range c {
-				c[i] = float32(rng.NormFloat64())
-			}
-			want := append([]float32(nil), c...)
-			for i := 0; i < kern.mr; i++ {
-				for j := 0; j < kern.nr; j++ {
-					var s float32
-					for p := 0; p < k; p++ {
-						s = fma32(a[p*kern.mr+i], b[p*kern.nr+j], s)
+			// The tile is added to C itself, or set to zeros plus the
+			// product (src a row of zeros, lds = 0).
+			for _, toZeros := range []bool{false, true} {
+				c := make([]float32, kern.mr*ldc)
+				for i := range c {
+					c[i] = float32(rng.NormFloat64())
+				}
+				zeros := make([]float32, kern.nr)
+				want := append([]float32(nil), c...)
+				for i := 0; i < kern.mr; i++ {
+					for j := 0; j < kern.nr; j++ {
+						var s float32
+						for p := 0; p < k; p++ {
+							s = fma32(a[p*kern.mr+i], b[p*kern.nr+j], s)
+						}
+						if toZeros {
+							want[i*ldc+j] = 0 + s
+						} else {
+							want[i*ldc+j] += s
+						}
 					}
-					want[i*ldc+j] += s
 				}
-			}
-			aw, ag := guarded(a)
-			bw, bg := guarded(b)
-			cw, cg := guarded(c)
-			kern.run(k, ag, bg, cg, ldc)
-			for e := range want {
-				if math.Float32bits(cg[e]) != math.Float32bits(want[e]) {
-					t.Fatalf("%s k=%d: C[%d] = %v, exact FMA sum %v", name, k, e, cg[e], want[e])
+				aw, ag := guarded(a)
+				bw, bg := guarded(b)
+				cw, cg := guarded(c)
+				zw, zg := guarded(zeros)
+				src, lds := cg, ldc
+				if toZeros {
+					src, lds = zg, 0
 				}
-			}
-			for _, w := range [][]float32{aw, bw, cw} {
-				for e := range gap {
-					if w[e] != guard || w[len(w)-1-e] != guard {
-						t.Fatalf("%s k=%d: a guard value changed", name, k)
+				kern.run(k, ag, bg, cg, ldc, src, lds)
+				for e := range want {
+					if math.Float32bits(cg[e]) != math.Float32bits(want[e]) {
+						t.Fatalf("%s k=%d zeros=%v: C[%d] = %v, exact FMA sum %v", name, k, toZeros, e, cg[e], want[e])
+					}
+				}
+				for _, w := range [][]float32{aw, bw, cw, zw} {
+					for e := range gap {
+						if w[e] != guard || w[len(w)-1-e] != guard {
+							t.Fatalf("%s k=%d zeros=%v: a guard value changed", name, k, toZeros)
+						}
 					}
 				}
 			}
