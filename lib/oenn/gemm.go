@@ -261,9 +261,11 @@ func packPanels(dst []float32, x matrix, p0, p1, q0, q1, w int, columns bool) {
 // copyRun copies the first len(dst) floats of src to dst. The runs are a
 // panel's rows, as long as a micro-kernel's mr or nr (6 to 32 floats):
 // copied as arrays of that length they take a few vector moves, where copy
-// calls memmove for each (a tenth of an OENN step on CHAR went to those
-// calls). The copy goes through a local array: assigned directly from one
-// array pointer to another, the compiler calls memmove after all.
+// calls memmove for each: those calls were 9 % of an OENN step on CHAR, the
+// array copies take about two thirds of that (A's rows in
+// BenchmarkPackPanels: 1.38 → 1.22 ns a float). The copy goes through a
+// local array: assigned directly from one array pointer to another, the
+// compiler calls memmove after all.
 func copyRun(dst, src []float32) {
 	switch len(dst) {
 	case 6:

@@ -80,11 +80,7 @@ func TestFitWork(t *testing.T) {
 // people's comparisons are not measured.
 func TestCalibrate(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	const rate = 2e-9
 	converged, capped := embed.StopConverged.String(), embed.StopMaxEpochs.String()
 	recorded := []struct {
@@ -206,17 +202,25 @@ func ExampleModel_Estimate() {
 	// oenn on CHAR (1797 items): 7m19s
 }
 
+// openTemp returns a new database in the test's temporary folder, closed
+// when the test ends.
+func openTemp(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
 // TestCalibrateSpeed checks that estimates are scaled to the machine they
 // are made for by its one-thread runs: runs of machine a at one rate, of b
 // at twice it, of c (too few) at four times it, and runs of b on two
 // threads (not counted) at half of it.
 func TestCalibrateSpeed(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	const rate = 2e-9
 	hostA := hostinfo.Host{Name: "a", CPU: "Model A", Cores: 2}
 	hostB := hostinfo.Host{Name: "b", CPU: "Model B", Cores: 2}

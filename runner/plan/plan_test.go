@@ -165,11 +165,7 @@ func TestCheapestFirst(t *testing.T) {
 // TestExecuteStopsAtTheBudget: runs that fit in the time left run, the rest
 // are returned as left to do.
 func TestExecuteStopsAtTheBudget(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	var calls atomic.Int64
 	var runs []execute.Pending
 	for i, cost := range []time.Duration{time.Millisecond, 2 * time.Millisecond, time.Hour, 2 * time.Hour} {
