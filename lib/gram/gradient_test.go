@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/asm"
 	"github.com/oe-lab/oe/lib/internal/testpoints"
 	"github.com/oe-lab/oe/lib/triplets"
 )
@@ -189,7 +191,8 @@ func TestPatternCollectsEachPairOnce(t *testing.T) {
 // The low-rank-plus-sparse operator must agree with the dense matrix it
 // stands for, on sparse patterns (rows with fewer than four neighbours: the
 // one-at-a-time tail) and dense ones (the four-at-a-time loop), for any block
-// width, and give the same bits for every thread count.
+// width, and give the same bits for every thread count and every cache block
+// of neighbours.
 func TestLowRankPlusSparseOperator(t *testing.T) {
 	cases := []struct {
 		name          string
@@ -199,6 +202,7 @@ func TestLowRankPlusSparseOperator(t *testing.T) {
 		{"sparse", 15, 2, 40, 3},
 		{"dense rows, odd width", 90, 3, 3000, 7},
 		{"dense rows, wide block", 200, 5, 8000, 45},
+		{"dense rows, several chunks", 1100, 3, 30000, 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -230,18 +234,42 @@ func TestLowRankPlusSparseOperator(t *testing.T) {
 			}
 			var want mat.Dense
 			want.Mul(dense, src)
-			var first *mat.Dense
-			for _, threads := range []int{1, 2, 3} {
-				op := newLowRankPlusSparse(x, p, off, diag, threads, nil)
-				got := mat.NewDense(c.n, c.cols, nil)
-				op.MulTo(got, src)
-				if !mat.EqualApprox(got, &want, 1e-12*mat.Norm(&want, math.Inf(1))) {
-					t.Fatalf("threads=%d: operator product differs from the dense product", threads)
+			// The order MulTo promises, row by row with no blocks: the
+			// low-rank part, the diagonal, the neighbours four at a time,
+			// the rest one at a time.
+			var xt mat.Dense
+			xt.Mul(x.T(), src)
+			first := mat.NewDense(c.n, c.cols, nil)
+			first.Mul(x, &xt)
+			for a := 0; a < c.n; a++ {
+				out, at := first.RawRowView(a), p.adjPtr[a]
+				floats.AddScaled(out, diag[a], src.RawRowView(a))
+				vals := make([]float64, p.adjPtr[a+1]-at)
+				for i := range vals {
+					vals[i] = off[p.adjEdge[at+int64(i)]]
 				}
-				if first == nil {
-					first = got
-				} else if !mat.Equal(got, first) {
-					t.Errorf("threads=%d: product differs in its bits from threads=1", threads)
+				rows := p.adjCol[at:p.adjPtr[a+1]]
+				done := asm.Axpy4Rows(vals, rows, src.RawMatrix().Data, c.cols, out)
+				for i := done; i < len(rows); i++ {
+					floats.AddScaled(out, vals[i], src.RawRowView(int(rows[i])))
+				}
+			}
+			// Blocks of 1 and 7 neighbour rows cut every list into runs,
+			// some mid-group; the default makes one block at these sizes.
+			for _, blockRows := range []int{0, 7, 1} {
+				for _, threads := range []int{1, 2, 3} {
+					op := newLowRankPlusSparse(x, p, off, diag, threads, nil)
+					if blockRows > 0 {
+						op.blockBytes = 8 * c.cols * blockRows
+					}
+					got := mat.NewDense(c.n, c.cols, nil)
+					op.MulTo(got, src)
+					if !mat.EqualApprox(got, &want, 1e-12*mat.Norm(&want, math.Inf(1))) {
+						t.Fatalf("threads=%d, blocks of %d rows: operator product differs from the dense product", threads, blockRows)
+					}
+					if !mat.Equal(got, first) {
+						t.Errorf("threads=%d, blocks of %d rows: product differs in its bits from the row-by-row sums", threads, blockRows)
+					}
 				}
 			}
 		})

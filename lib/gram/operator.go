@@ -8,6 +8,15 @@ import (
 	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
+// cacheBlockBytes is how much of src a block of neighbours holds in the
+// sparse product, and blockedRowsPerChunk how many rows share each block's
+// reads: a quarter of a recent server core's private cache (2 MB), so that
+// the block, the rows being summed and the neighbour lists fit beside it.
+const (
+	cacheBlockBytes     = 1 << 19
+	blockedRowsPerChunk = 512
+)
+
 // lowRankPlusSparse is the symmetric operator XXᵀ + S, where S is supported
 // on a pattern's edges (both triangles) and diagonal: the matrix a gradient
 // step makes of a rank-d Gram matrix. Its product with an n×c block costs
@@ -23,6 +32,9 @@ type lowRankPlusSparse struct {
 	adjVal  []float64
 	threads int
 	xt      mat.Dense // Xᵀ·src, reused between products
+	// blockBytes is cacheBlockBytes but in tests, which make blocks small
+	// to cut rows' neighbour lists into many runs.
+	blockBytes int
 }
 
 // newLowRankPlusSparse returns the operator XXᵀ + S with S_ab = S_ba = off[e]
@@ -41,7 +53,7 @@ func newLowRankPlusSparse(x *mat.Dense, p *pattern, off, diag []float64, threads
 			vals[from+i] = off[e]
 		}
 	})
-	return &lowRankPlusSparse{x: x, p: p, diag: diag, adjVal: vals, threads: threads}
+	return &lowRankPlusSparse{x: x, p: p, diag: diag, adjVal: vals, threads: threads, blockBytes: cacheBlockBytes}
 }
 
 // Size returns n.
@@ -49,7 +61,18 @@ func (o *lowRankPlusSparse) Size() int { return o.p.n }
 
 // MulTo sets dst = (XXᵀ + S)·src. Each row of dst is computed by one
 // goroutine in a fixed order (diagonal, then the row's neighbours four at a
-// time), so the result does not depend on the number of threads.
+// time, then the neighbours left over), so the result does not depend on the
+// number of threads.
+//
+// Where src is larger than a core's cache the neighbour rows are read in
+// blocks of neighbours (cacheBlockBytes of src each): a chunk of rows adds
+// the neighbours of the first block, then those of the second, and so on.
+// A row's neighbours are sorted, so the blocks cut its list into consecutive
+// runs and its order of summation is the same as unblocked; each block's
+// rows of src stay in cache for the whole chunk instead of coming from
+// memory (or the shared cache) for every row (at n = 7,291 and 75 columns
+// the product took 0.48 ns an entry and column unblocked, 0.26 where src
+// fits in cache).
 func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 	_, c := src.Dims()
 	o.xt.Reset()
@@ -58,14 +81,39 @@ func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 	d, s := dst.RawMatrix(), src.RawMatrix()
 	row := func(b int32) []float64 { return s.Data[int(b)*s.Stride : int(b)*s.Stride+c] }
 	ptr, col, val := o.p.adjPtr, o.p.adjCol, o.adjVal
-	const rowsPerChunk = 64
-	parallel.ForChunks(o.threads, o.p.n, rowsPerChunk, func(_, from, to int) {
+	n := o.p.n
+	blockRows := max(1, o.blockBytes/(8*max(c, 1)))
+	blocks := (n + blockRows - 1) / blockRows
+	rowsPerChunk := 64
+	if blocks > 1 {
+		rowsPerChunk = blockedRowsPerChunk
+	}
+	parallel.ForChunks(o.threads, n, rowsPerChunk, func(_, from, to int) {
+		var at [blockedRowsPerChunk]int64 // next neighbour of each row, across blocks
+		for a := from; a < to; a++ {
+			floats.AddScaled(d.Data[a*d.Stride:a*d.Stride+c], o.diag[a], s.Data[a*s.Stride:a*s.Stride+c])
+			at[a-from] = ptr[a]
+		}
+		for k := 1; k <= blocks; k++ {
+			limit := int32(min(k*blockRows, n))
+			for a := from; a < to; a++ {
+				x, end := at[a-from], ptr[a+1]
+				// Whole groups of four only, as unblocked: a group whose
+				// first neighbour is in this block is taken with it.
+				stop := x
+				for stop+4 <= end && col[stop] < limit {
+					stop += 4
+				}
+				if stop > x {
+					out := d.Data[a*d.Stride : a*d.Stride+c]
+					asm.Axpy4Rows(val[x:stop], col[x:stop], s.Data, s.Stride, out)
+				}
+				at[a-from] = stop
+			}
+		}
 		for a := from; a < to; a++ {
 			out := d.Data[a*d.Stride : a*d.Stride+c]
-			floats.AddScaled(out, o.diag[a], s.Data[a*s.Stride:a*s.Stride+c])
-			x, end := ptr[a], ptr[a+1]
-			x += int64(asm.Axpy4Rows(val[x:end], col[x:end], s.Data, s.Stride, out))
-			for ; x < end; x++ {
+			for x := at[a-from]; x < ptr[a+1]; x++ {
 				floats.AddScaled(out, val[x], row(col[x]))
 			}
 		}
