@@ -102,6 +102,16 @@
 //     (benchstat, n = 6: the same at 7, 12 and 100 columns, 66% less time
 //     at 45, the row length at d = 30).
 //
+// Where src is larger than a quarter of a core's private cache (n = 7,291
+// at d = 50) the product reads the neighbour rows in cache-sized blocks of
+// neighbours, in the same order per row (0.22 → 0.13 ns an entry and
+// column). The solver's dense products (Qᵀ(AQ) for Rayleigh–Ritz, the Ritz
+// vectors, the reorthogonalisation, the low-rank part) keep a 4×8 tile of
+// the result in registers over 256 inner indices (asm.MulAdd4x8), adding
+// products in gonum's order so that results are its bit for bit, 2.6–4.6
+// times faster than gonum's Dgemm; at the USPS size they were a quarter of
+// a GNMDS epoch and are now a tenth.
+//
 // The solver's n×(Depth·b) workspace is allocated once per run. Where that
 // basis would hold 70% of n or more (small n, large d: n = 400, d = 50) the
 // matrix is formed and decomposed densely, which is faster there

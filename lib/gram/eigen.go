@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/oe-lab/oe/lib/internal/parallel"
 )
 
 // SymOperator is a symmetric n×n matrix known only through its products with
@@ -52,6 +54,9 @@ type EigenOptions struct {
 	// Seed seeds the random start columns that fill the block beyond the
 	// warm start.
 	Seed uint64
+	// Threads is the number of goroutines of the dense products (≤ 0:
+	// GOMAXPROCS); the result does not depend on it.
+	Threads int
 }
 
 // DefaultOversample is the block columns beyond k that TopEigen adds by
@@ -125,6 +130,7 @@ type eigenWork struct {
 	tau, work  []float64 // QR's reflectors and LAPACK workspace
 	normBefore []float64
 	normAfter  []float64
+	prod       denseProduct
 }
 
 // reuse returns m resized to r×c and zeroed, reusing its storage when large
@@ -146,6 +152,7 @@ func (w *eigenWork) topEigen(a SymOperator, k int, warm *mat.Dense, opt EigenOpt
 		}
 	}
 	opt = opt.withDefaults(k)
+	w.prod.threads = parallel.Workers(opt.Threads)
 	b := min(k+opt.Oversample, n)
 	if float64(opt.Depth*b) >= denseShare*float64(n) {
 		return denseTopEigen(a, k, b)
@@ -196,7 +203,7 @@ func (w *eigenWork) krylovTopEigen(a SymOperator, k int, warm *mat.Dense, opt Ei
 		mm := filled * b
 		j := filled - 1
 		w.c.Reset()
-		w.c.Mul(cols(q, mm).T(), block(aq, j))
+		w.prod.mul(&w.c, cols(q, mm), true, block(aq, j))
 		for r := 0; r < mm; r++ {
 			for s := max(r, j*b) - j*b; s < b; s++ {
 				w.t.SetSym(r, j*b+s, w.c.At(r, s))
@@ -220,18 +227,18 @@ func (w *eigenWork) krylovTopEigen(a SymOperator, k int, warm *mat.Dense, opt Ei
 		// The residuals need the k wanted pairs only; the other b−k Ritz
 		// vectors are formed when they are used (restart or warm start).
 		uk, auk := cols(u, k), cols(au, k)
-		yk := y.Slice(0, mm, 0, k)
-		uk.Mul(cols(q, mm), yk)
-		auk.Mul(cols(aq, mm), yk)
+		yk := y.Slice(0, mm, 0, k).(*mat.Dense)
+		w.prod.mul(uk, cols(q, mm), false, yk)
+		w.prod.mul(auk, cols(aq, mm), false, yk)
 		scale := math.Max(math.Abs(theta[0]), math.Abs(theta[mm-1]))
 		res.Residual = relResidual(uk, auk, vals[:k], scale)
 		res.Converged = res.Residual <= opt.Tol
 		done := res.Converged || (filled == opt.Depth && res.Restarts >= opt.MaxRestarts)
 		if done || filled == opt.Depth {
 			if b > k {
-				rest := y.Slice(0, mm, k, b)
-				u.Slice(0, n, k, b).(*mat.Dense).Mul(cols(q, mm), rest)
-				au.Slice(0, n, k, b).(*mat.Dense).Mul(cols(aq, mm), rest)
+				rest := y.Slice(0, mm, k, b).(*mat.Dense)
+				w.prod.mul(u.Slice(0, n, k, b).(*mat.Dense), cols(q, mm), false, rest)
+				w.prod.mul(au.Slice(0, n, k, b).(*mat.Dense), cols(aq, mm), false, rest)
 			}
 		}
 		if done {
@@ -309,8 +316,8 @@ func (w *eigenWork) orthonormalize(z, basis *mat.Dense, rng *rand.Rand) error {
 			c := reuse(&w.c, bc, b)
 			pc := reuse(&w.pc, n, b)
 			for pass := 0; pass < 2; pass++ {
-				c.Mul(basis.T(), z)
-				pc.Mul(basis, c)
+				w.prod.mul(c, basis, true, z)
+				w.prod.mul(pc, basis, false, c)
 				z.Sub(z, pc)
 			}
 		}

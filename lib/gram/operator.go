@@ -32,6 +32,7 @@ type lowRankPlusSparse struct {
 	adjVal  []float64
 	threads int
 	xt      mat.Dense // Xᵀ·src, reused between products
+	prod    denseProduct
 	// blockBytes is cacheBlockBytes but in tests, which make blocks small
 	// to cut rows' neighbour lists into many runs.
 	blockBytes int
@@ -53,7 +54,8 @@ func newLowRankPlusSparse(x *mat.Dense, p *pattern, off, diag []float64, threads
 			vals[from+i] = off[e]
 		}
 	})
-	return &lowRankPlusSparse{x: x, p: p, diag: diag, adjVal: vals, threads: threads, blockBytes: cacheBlockBytes}
+	return &lowRankPlusSparse{x: x, p: p, diag: diag, adjVal: vals, threads: threads, blockBytes: cacheBlockBytes,
+		prod: denseProduct{threads: parallel.Workers(threads)}}
 }
 
 // Size returns n.
@@ -76,8 +78,8 @@ func (o *lowRankPlusSparse) Size() int { return o.p.n }
 func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 	_, c := src.Dims()
 	o.xt.Reset()
-	o.xt.Mul(o.x.T(), src)
-	dst.Mul(o.x, &o.xt)
+	o.prod.mul(&o.xt, o.x, true, src)
+	o.prod.mul(dst, o.x, false, &o.xt)
 	d, s := dst.RawMatrix(), src.RawMatrix()
 	row := func(b int32) []float64 { return s.Data[int(b)*s.Stride : int(b)*s.Stride+c] }
 	ptr, col, val := o.p.adjPtr, o.p.adjCol, o.adjVal

@@ -76,7 +76,7 @@ func newRun(ctx context.Context, method string, obj objective, p embed.Problem, 
 	if opt.MaxEpochs < 0 {
 		return nil, fmt.Errorf("%s: MaxEpochs must be ≥ 0, got %d", method, opt.MaxEpochs)
 	}
-	eigOpt := EigenOptions{Tol: projectionTol, Depth: projectionDepth, Seed: opt.Seed}.withDefaults(d)
+	eigOpt := EigenOptions{Tol: projectionTol, Depth: projectionDepth, Seed: opt.Seed, Threads: opt.Threads}.withDefaults(d)
 	if err := checkMemory(method, n, m, d, d+eigOpt.Oversample, eigOpt.Depth); err != nil {
 		return nil, err
 	}

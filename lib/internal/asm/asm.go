@@ -43,6 +43,41 @@ func axpy4RowsGo(a []float64, rows []int32, x []float64, stride int, y []float64
 	}
 }
 
+// MulAdd4x8 adds to the 4×8 tile c, its rows ldc apart, the products of
+// four rows of a with the k×8 panel b (row l at b[8l:8l+8]), one l at a
+// time: c[r·ldc+j] += a(r,l)·b[8l+j] for l = 0, 1, …, k−1, each product
+// rounded and added on its own, where a(r,l) = a[r·rs+l·ls]. Those are the
+// operations gonum's Dgemm performs on an entry of its result (it adds a
+// row's products one l at a time with AxpyUnitary, skipping zero entries
+// of a, which adds nothing to finite sums), so a product built from these
+// tiles equals gonum's bit for bit, at 2.6 to 4.6 times its speed
+// (lib/gram's dense products). It panics if a, b or c is too short or
+// ldc < 8.
+func MulAdd4x8(k int, a []float64, rs, ls int, b, c []float64, ldc int) {
+	if k < 0 || rs < 0 || ls < 0 || ldc < 8 || len(b) < 8*k || len(c) < 3*ldc+8 ||
+		(k > 0 && len(a) <= 3*rs+(k-1)*ls) {
+		panic(fmt.Sprintf("asm: MulAdd4x8: %d products of a (%d values, strides %d and %d) and b (%d) into c (%d values, stride %d)", k, len(a), rs, ls, len(b), len(c), ldc))
+	}
+	if k == 0 {
+		return
+	}
+	mulAdd4x8(k, a, rs, ls, b, c, ldc)
+}
+
+// mulAdd4x8Go is MulAdd4x8 in Go (its checks done), the twin of
+// mulAdd4x8AVX2.
+func mulAdd4x8Go(k int, a []float64, rs, ls int, b, c []float64, ldc int) {
+	for r := 0; r < 4; r++ {
+		row := c[r*ldc : r*ldc+8]
+		for l := 0; l < k; l++ {
+			v, bl := a[r*rs+l*ls], b[8*l:8*l+8]
+			for j := range row {
+				row[j] += float64(v * bl[j])
+			}
+		}
+	}
+}
+
 // BiasReLU sets row[j] = max(row[j]+b[j], 0), with Go's max: NaN stays NaN
 // and −0 becomes +0, so that the result has a zero bit pattern exactly where
 // the ReLU clamped (MaskReLU relies on it). It panics if b is shorter than

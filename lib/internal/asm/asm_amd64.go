@@ -18,6 +18,15 @@ func axpy4Rows(a []float64, rows []int32, x []float64, stride int, y []float64) 
 	axpy4RowsAVX2(&a[0], &rows[0], &x[0], stride, &y[0], len(y), len(rows)/4)
 }
 
+// mulAdd4x8 runs the whole tile in assembly.
+func mulAdd4x8(k int, a []float64, rs, ls int, b, c []float64, ldc int) {
+	if !useAVX2 {
+		mulAdd4x8Go(k, a, rs, ls, b, c, ldc)
+		return
+	}
+	mulAdd4x8AVX2(k, &a[0], rs, ls, &b[0], &c[0], ldc)
+}
+
 // biasReLU runs the multiple-of-8 head of row in assembly.
 func biasReLU(row, b []float32) {
 	head := len(row) &^ 7
@@ -84,6 +93,9 @@ func softplusSigmoids(z, softplus, sigmoid []float64) {
 
 //go:noescape
 func softplusSigmoidAVX2(z, softplus, sigmoid *float64, n int)
+
+//go:noescape
+func mulAdd4x8AVX2(k int, a *float64, rs, ls int, b, c *float64, ldc int)
 
 //go:noescape
 func axpy4RowsAVX2(a *float64, rows *int32, x *float64, stride int, y *float64, n, groups int)

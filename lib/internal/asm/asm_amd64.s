@@ -510,3 +510,68 @@ transpose4loop:
 	JNZ transpose4loop
 	VZEROUPPER
 	RET
+
+// func mulAdd4x8AVX2(k int, a *float64, rs, ls int, b, c *float64, ldc int)
+//
+// The 4×8 tile of c (rows ldc apart) in Y0–Y7, two registers a row; for
+// each of the k rows of the panel b (eight values, Y8 and Y9), the four
+// entries a(r,l) = a[r·rs+l·ls] are broadcast and their products added to
+// their rows, multiply then add (no FMA) as mulAdd4x8Go.
+TEXT ·mulAdd4x8AVX2(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), R8
+	SHLQ $3, R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ ls+24(FP), R10
+	SHLQ $3, R10
+	MOVQ b+32(FP), BX
+	MOVQ c+40(FP), DI
+	MOVQ ldc+48(FP), R11
+	SHLQ $3, R11
+	LEAQ (R11)(R11*2), R12
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD (DI)(R11*1), Y2
+	VMOVUPD 32(DI)(R11*1), Y3
+	VMOVUPD (DI)(R11*2), Y4
+	VMOVUPD 32(DI)(R11*2), Y5
+	VMOVUPD (DI)(R12*1), Y6
+	VMOVUPD 32(DI)(R12*1), Y7
+mulLoop:
+	VMOVUPD (BX), Y8
+	VMOVUPD 32(BX), Y9
+	VBROADCASTSD (AX), Y10
+	VMULPD Y8, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VMULPD Y9, Y10, Y12
+	VADDPD Y12, Y1, Y1
+	VBROADCASTSD (AX)(R8*1), Y13
+	VMULPD Y8, Y13, Y11
+	VADDPD Y11, Y2, Y2
+	VMULPD Y9, Y13, Y12
+	VADDPD Y12, Y3, Y3
+	VBROADCASTSD (AX)(R8*2), Y14
+	VMULPD Y8, Y14, Y11
+	VADDPD Y11, Y4, Y4
+	VMULPD Y9, Y14, Y12
+	VADDPD Y12, Y5, Y5
+	VBROADCASTSD (AX)(R9*1), Y15
+	VMULPD Y8, Y15, Y11
+	VADDPD Y11, Y6, Y6
+	VMULPD Y9, Y15, Y12
+	VADDPD Y12, Y7, Y7
+	ADDQ $64, BX
+	ADDQ R10, AX
+	DECQ CX
+	JNZ mulLoop
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, (DI)(R11*1)
+	VMOVUPD Y3, 32(DI)(R11*1)
+	VMOVUPD Y4, (DI)(R11*2)
+	VMOVUPD Y5, 32(DI)(R11*2)
+	VMOVUPD Y6, (DI)(R12*1)
+	VMOVUPD Y7, 32(DI)(R12*1)
+	VZEROUPPER
+	RET

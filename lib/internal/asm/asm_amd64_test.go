@@ -5,6 +5,7 @@ package asm
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -240,6 +241,55 @@ func TestAxpy4RowsMatchesGo(t *testing.T) {
 		}
 	}()
 	Axpy4Rows([]float64{1, 1, 1, 1}, []int32{0, 1, 2, 50}, make([]float64, 100), 2, make([]float64, 2))
+}
+
+// TestMulAdd4x8MatchesGo holds the assembly tile product to its Go twin bit
+// for bit, with a's rows side by side (rs = 1, a transposed operand) and one
+// after another (ls = 1), from one product to more than a cache block, on a
+// c whose rows are wider than the tile: the entries between the tile's rows
+// and around it are guards that must be kept.
+func TestMulAdd4x8MatchesGo(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2: only the Go twins run")
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	value := func() float64 { return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4)) }
+	for _, k := range []int{1, 2, 7, 64, 301} {
+		for _, layout := range []struct{ rs, ls int }{{1, 6}, {k + 3, 1}} {
+			a := make([]float64, 3*layout.rs+(k-1)*layout.ls+1)
+			b := make([]float64, 8*k)
+			for e := range a {
+				a[e] = value()
+			}
+			for e := range b {
+				b[e] = value()
+			}
+			const ldc = 11
+			c := make([]float64, 3*ldc+8)
+			for e := range c {
+				c[e] = guard64
+				if e%ldc < 8 {
+					c[e] = value()
+				}
+			}
+			want := slices.Clone(c)
+			mulAdd4x8Go(k, a, layout.rs, layout.ls, b, want, ldc)
+			cw, cg := guarded(c, guard64)
+			MulAdd4x8(k, a, layout.rs, layout.ls, b, cg, ldc)
+			if i := bitsDiffer(cg, want); i >= 0 {
+				t.Fatalf("k=%d, strides %d and %d: c[%d] = %v in assembly, %v in Go", k, layout.rs, layout.ls, i, cg[i], want[i])
+			}
+			if !guardsKept(cw, guard64) {
+				t.Fatalf("k=%d, strides %d and %d: written outside c", k, layout.rs, layout.ls)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("an a too short for its strides did not panic")
+		}
+	}()
+	MulAdd4x8(2, make([]float64, 10), 3, 1, make([]float64, 16), make([]float64, 32), 8)
 }
 
 // TestTranspose4RowsMatchesGo holds the assembly transpose to its Go twin,

@@ -20,3 +20,7 @@ func softplusSigmoids(z, softplus, sigmoid []float64) { softplusSigmoidsGo(z, so
 func axpy4Rows(a []float64, rows []int32, x []float64, stride int, y []float64) {
 	axpy4RowsGo(a, rows, x, stride, y)
 }
+
+func mulAdd4x8(k int, a []float64, rs, ls int, b, c []float64, ldc int) {
+	mulAdd4x8Go(k, a, rs, ls, b, c, ldc)
+}

@@ -28,6 +28,33 @@ func TestPrimitives(t *testing.T) {
 			}
 		}
 	})
+	t.Run("MulAdd4x8", func(t *testing.T) {
+		// a = [[1 2 3] [4 5 6] [7 8 9] [10 11 12]] stored by columns
+		// (rs = 1, ls = 4); b's rows are 1, j and −1 in every column j;
+		// c starts at 100: c[r][j] = 100 + a(r,0) + a(r,1)·j − a(r,2).
+		a := []float64{1, 4, 7, 10, 2, 5, 8, 11, 3, 6, 9, 12}
+		b := make([]float64, 24)
+		for j := range 8 {
+			b[j], b[8+j], b[16+j] = 1, float64(j), -1
+		}
+		const ldc = 9
+		c := make([]float64, 3*ldc+8)
+		for e := range c {
+			c[e] = 100
+		}
+		MulAdd4x8(3, a, 1, 4, b, c, ldc)
+		for r := range 4 {
+			for j := range 8 {
+				a0, a1, a2 := float64(3*r+1), float64(3*r+2), float64(3*r+3)
+				if got, want := c[r*ldc+j], 100+a0+a1*float64(j)-a2; got != want {
+					t.Errorf("c[%d][%d] = %v, want %v", r, j, got, want)
+				}
+			}
+			if r < 3 && c[r*ldc+8] != 100 {
+				t.Errorf("c[%d][8], outside the tile, changed to %v", r, c[r*ldc+8])
+			}
+		}
+	})
 	t.Run("Transpose4Rows", func(t *testing.T) {
 		// Four rows of 11 entries, 12 apart, entry (r, p) = 100r + p,
 		// into rows of w = 6: columns 0–3 take them, 4–5 keep −1.

@@ -1,6 +1,7 @@
 // Package asm holds the generic vector primitives of oe's CPU code, each an
 // AVX2 assembly loop with a pure-Go twin, as gonum's internal/asm does: the
 // multiply-add of rows four at a time (Axpy4Rows, lib/gram's sparse product), the
+// 4×8 tile of a dense product (MulAdd4x8, lib/gram's Krylov solver), the
 // element-wise passes of a ReLU network (BiasReLU, MaskReLU, SumRows,
 // lib/oenn) and the transpose that packs its products' operands
 // (Transpose4Rows).
