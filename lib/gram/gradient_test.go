@@ -25,13 +25,13 @@ func denseDist(k *mat.SymDense) sqDist {
 // denseObjective is the objective at a dense K, the reference the finite
 // differences are taken on.
 func denseObjective(o objective, k *mat.SymDense, s *triplets.Set) float64 {
-	return o.evaluate(denseDist(k), s, 0, s.Len(), nil, 1) + o.lambda*mat.Trace(k)
+	return o.evaluate(denseDist(k), s, 0, s.Len(), nil, nil, 1) + o.lambda*mat.Trace(k)
 }
 
 // denseGradient assembles the pattern's sparse gradient into a dense matrix.
 func denseGradient(o objective, k *mat.SymDense, s *triplets.Set, p *pattern) *mat.SymDense {
 	coef := make([]float64, 2*s.Len())
-	o.evaluate(denseDist(k), s, 0, s.Len(), coef, 1)
+	o.evaluate(denseDist(k), s, 0, s.Len(), coef, p.coefAt, 1)
 	w := make([]float64, p.edges())
 	diag := make([]float64, p.n)
 	p.gather(coef, w, diag, o.lambda, 1)
@@ -166,8 +166,12 @@ func TestPatternCollectsEachPairOnce(t *testing.T) {
 	if p.edges() != len(want) {
 		t.Fatalf("%d edges, want %d", p.edges(), len(want))
 	}
+	slotAt := make([]int32, len(p.coefAt)) // the slot stored at each place
+	for slot, x := range p.coefAt {
+		slotAt[x] = int32(slot)
+	}
 	for e, w := range want {
-		got := p.contrib[p.contribPtr[e]:p.contribPtr[e+1]]
+		got := slotAt[p.contribPtr[e]:p.contribPtr[e+1]]
 		if p.lo[e] != w.lo || p.hi[e] != w.hi || len(got) != len(w.slots) {
 			t.Fatalf("edge %d: {%d,%d} slots %v, want {%d,%d} %v", e, p.lo[e], p.hi[e], got, w.lo, w.hi, w.slots)
 		}
@@ -297,6 +301,10 @@ func TestLogisticBlockIsTermsLoop(t *testing.T) {
 	o := objective{kind: logistic}
 	for _, r := range []struct{ from, to int }{{0, m}, {3, 3 + 2*logisticBlockLen + 17}} {
 		want, got := make([]float64, 2*m), make([]float64, 2*m)
+		inOrder := make([]int32, 2*m)
+		for x := range inOrder {
+			inOrder[x] = int32(x)
+		}
 		sum := 0.0
 		for x := r.from; x < r.to; x++ {
 			i, j, k := s.At(x)
@@ -304,7 +312,7 @@ func TestLogisticBlockIsTermsLoop(t *testing.T) {
 			sum += l
 			want[2*x], want[2*x+1] = a, b
 		}
-		if block := logisticBlock(dist, s, r.from, r.to, got); math.Float64bits(block) != math.Float64bits(sum) {
+		if block := logisticBlock(dist, s, r.from, r.to, got, inOrder); math.Float64bits(block) != math.Float64bits(sum) {
 			t.Errorf("[%d, %d): sum %v, term loop %v", r.from, r.to, block, sum)
 		}
 		for x := range want {

@@ -51,15 +51,16 @@ func (o objective) term(dij, dik float64) (l, a, b float64) {
 type sqDist func(a, b int32) float64
 
 // evaluate returns Σ_t ℓ_t over the triplets [from, to) of s (without the
-// trace term). When coef is non-nil it stores ∂ℓ_t/∂d_ij in coef[2t] and
-// ∂ℓ_t/∂d_ik in coef[2t+1] for those triplets. Work is cut into fixed chunks
+// trace term). When coef is non-nil it stores ∂ℓ_t/∂d_ij in coef[at[2t]] and
+// ∂ℓ_t/∂d_ik in coef[at[2t+1]] for those triplets (at: the pattern's
+// coefAt). Work is cut into fixed chunks
 // whose partial sums are added in order, so the result does not depend on
 // threads.
-func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []float64, threads int) float64 {
+func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []float64, at []int32, threads int) float64 {
 	const perChunk = 8192
 	if o.kind == logistic {
 		return parallel.Sum(threads, to-from, perChunk, func(lo, hi int) float64 {
-			return logisticBlock(dist, s, from+lo, from+hi, coef)
+			return logisticBlock(dist, s, from+lo, from+hi, coef, at)
 		})
 	}
 	return parallel.Sum(threads, to-from, perChunk, func(lo, hi int) float64 {
@@ -69,7 +70,7 @@ func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []f
 			l, a, b := o.term(dist(i, j), dist(i, k))
 			sum += l
 			if coef != nil {
-				coef[2*t], coef[2*t+1] = a, b
+				coef[at[2*t]], coef[at[2*t+1]] = a, b
 			}
 		}
 		return sum
@@ -82,7 +83,7 @@ func (o objective) evaluate(dist sqDist, s *triplets.Set, from, to int, coef []f
 // for bit numeric.SoftplusSigmoid, which term uses), summed in triplet
 // order, so the result is term's loop's to the bit, at a quarter of the
 // exponentials' and logarithms' cost.
-func logisticBlock(dist sqDist, s *triplets.Set, from, to int, coef []float64) float64 {
+func logisticBlock(dist sqDist, s *triplets.Set, from, to int, coef []float64, at []int32) float64 {
 	var z, softplus, sigmoid [logisticBlockLen]float64
 	sum := 0.0
 	for t0 := from; t0 < to; t0 += logisticBlockLen {
@@ -96,7 +97,7 @@ func logisticBlock(dist sqDist, s *triplets.Set, from, to int, coef []float64) f
 			sum += softplus[x]
 			if coef != nil {
 				t := t0 + x
-				coef[2*t], coef[2*t+1] = sigmoid[x], -sigmoid[x]
+				coef[at[2*t]], coef[at[2*t+1]] = sigmoid[x], -sigmoid[x]
 			}
 		}
 	}

@@ -42,7 +42,7 @@ type run struct {
 	eigOpt  EigenOptions
 	eig     eigenWork // the eigensolver's workspace, kept between projections
 	adjVal  []float64 // the projection operator's edge values, kept likewise
-	coef    []float64 // per-triplet slots 2t, 2t+1 (see pattern)
+	coef    []float64 // the triplets' coefficients, edge by edge (pattern.coefAt)
 	// FORTE's line search evaluates its candidates' objectives with their
 	// coefficients into candCoef; when it accepts one, the two swap, and
 	// coefLoss holds the objective there, so that the next gradient, at the
@@ -152,7 +152,7 @@ func trace(x *mat.Dense) float64 {
 // objectiveAt returns the full objective at K = XXᵀ; with coef not nil it
 // also stores the triplets' coefficients there, as gradient does.
 func (r *run) objectiveAt(x *mat.Dense, coef []float64) float64 {
-	return r.obj.evaluate(factorDist(x), r.s, 0, r.m, coef, r.threads) + r.obj.lambda*trace(x)
+	return r.obj.evaluate(factorDist(x), r.s, 0, r.m, coef, r.pat.coefAt, r.threads) + r.obj.lambda*trace(x)
 }
 
 // gradient evaluates the objective of the triplets [from, to) (plus the trace
@@ -165,7 +165,7 @@ func (r *run) gradient(from, to int, g []float64) float64 {
 	}
 	loss := r.coefLoss
 	if !r.coefAtX || to-from < r.m {
-		loss = r.obj.evaluate(factorDist(r.x), r.s, from, to, r.coef, r.threads) + r.obj.lambda*trace(r.x)
+		loss = r.obj.evaluate(factorDist(r.x), r.s, from, to, r.coef, r.pat.coefAt, r.threads) + r.obj.lambda*trace(r.x)
 	}
 	r.coefAtX = false
 	e := r.pat.edges()
