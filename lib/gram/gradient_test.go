@@ -322,3 +322,55 @@ func TestLogisticBlockIsTermsLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherSumsInAdjacencyOrder holds gather to its definition bit for
+// bit: w[e] the sum of edge e's coefficients in slot order, diag[a] λ plus
+// the weights of a's edges in the order of a's adjacency list, on values
+// whose sums depend on their order.
+func TestGatherSumsInAdjacencyOrder(t *testing.T) {
+	const n, m, lambda = 60, 3000, 0.1
+	s := randomTriplets(n, m, 17)
+	p, err := newPattern(s, n, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(18, 0))
+	bySlot := make([]float64, 2*m)
+	for x := range bySlot {
+		bySlot[x] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6))
+	}
+	coef := make([]float64, 2*m)
+	for slot, x := range p.coefAt {
+		coef[x] = bySlot[slot]
+	}
+	w, diag := make([]float64, p.edges()), make([]float64, n)
+	p.gather(coef, w, diag, lambda, 3)
+	wantW := make([]float64, p.edges())
+	for slot := range bySlot { // slots in increasing order
+		i, j, k := s.At(slot / 2)
+		o := j
+		if slot%2 == 1 {
+			o = k
+		}
+		lo, hi := min(i, o), max(i, o)
+		for e := range wantW {
+			if p.lo[e] == lo && p.hi[e] == hi {
+				wantW[e] += bySlot[slot]
+			}
+		}
+	}
+	for e := range w {
+		if math.Float64bits(w[e]) != math.Float64bits(wantW[e]) {
+			t.Fatalf("w[%d] = %v, want %v", e, w[e], wantW[e])
+		}
+	}
+	for a := 0; a < n; a++ {
+		want := lambda
+		for _, e := range p.adjEdge[p.adjPtr[a]:p.adjPtr[a+1]] {
+			want += w[e]
+		}
+		if math.Float64bits(diag[a]) != math.Float64bits(want) {
+			t.Fatalf("diag[%d] = %v, want %v", a, diag[a], want)
+		}
+	}
+}

