@@ -72,9 +72,8 @@ func (o *lowRankPlusSparse) Size() int { return o.p.n }
 // A row's neighbours are sorted, so the blocks cut its list into consecutive
 // runs and its order of summation is the same as unblocked; each block's
 // rows of src stay in cache for the whole chunk instead of coming from
-// memory (or the shared cache) for every row (at n = 7,291 and 75 columns
-// the product took 0.48 ns an entry and column unblocked, 0.26 where src
-// fits in cache).
+// memory (or the shared cache) for every row (n = 7,291, 75 columns: 0.22
+// → 0.13 ns an entry and column, as fast as where src fits in cache).
 func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 	_, c := src.Dims()
 	o.xt.Reset()
