@@ -100,10 +100,14 @@ func (o *lowRankPlusSparse) MulTo(dst, src *mat.Dense) {
 			for a := from; a < to; a++ {
 				x, end := at[a-from], ptr[a+1]
 				// Whole groups of four only, as unblocked: a group whose
-				// first neighbour is in this block is taken with it.
-				stop := x
-				for stop+4 <= end && col[stop] < limit {
-					stop += 4
+				// first neighbour is in this block is taken with it, and
+				// the last block takes all that are left.
+				stop := x + (end-x)&^3
+				if k < blocks {
+					stop = x
+					for stop+4 <= end && col[stop] < limit {
+						stop += 4
+					}
 				}
 				if stop > x {
 					out := d.Data[a*d.Stride : a*d.Stride+c]
