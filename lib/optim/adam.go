@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/oe-lab/oe/lib/internal/asm"
 	"github.com/oe-lab/oe/lib/internal/param"
 )
 
@@ -153,7 +154,8 @@ func (a *Adam[F]) UpdateRange(x, g []F, off int) { a.update(x, g, off, true) }
 // delta to the amounts UpdateRange would subtract from them.
 func (a *Adam[F]) DeltaRange(delta, g []F, off int) { a.update(delta, g, off, false) }
 
-// update is UpdateRange (apply) or DeltaRange.
+// update is UpdateRange (apply) or DeltaRange: lib/internal/asm's Adam, on
+// the range's moments.
 func (a *Adam[F]) update(x, g []F, off int, apply bool) {
 	if len(g) != len(x) {
 		panic(fmt.Sprintf("optim: %d parameters but %d gradient entries", len(x), len(g)))
@@ -162,33 +164,13 @@ func (a *Adam[F]) update(x, g []F, off int, apply bool) {
 		panic("optim: update before NextStep")
 	}
 	n := len(x)
-	m := a.m[off : off+n : off+n]
-	v := a.v[off : off+n : off+n]
-	g = g[:n]
 	var vmax []F
 	if a.AMSGrad {
 		vmax = a.vmax[off : off+n : off+n]
 	}
 	k := a.k
-	c1, c2 := 1-k.Beta1, 1-k.Beta2
-	for e, ge := range g {
-		// The conversions round each product before the addition: without
-		// them Go may fuse multiply and add on some architectures (arm64).
-		me := F(k.Beta1*m[e]) + F(c1*ge)
-		ve := F(k.Beta2*v[e]) + F(F(c2*ge)*ge)
-		m[e], v[e] = me, ve
-		den := ve
-		if vmax != nil {
-			den = max(vmax[e], ve)
-			vmax[e] = den
-		}
-		step := k.StepSize * me / (F(math.Sqrt(float64(den)))/k.BC2Sqrt + k.Eps)
-		if apply {
-			x[e] -= step
-		} else {
-			x[e] = step
-		}
-	}
+	asm.Adam(asm.AdamConstants[F]{StepSize: k.StepSize, BC2Sqrt: k.BC2Sqrt, Beta1: k.Beta1, Beta2: k.Beta2, Eps: k.Eps},
+		x, g, a.m[off:off+n:off+n], a.v[off:off+n:off+n], vmax, apply)
 }
 
 // Step is NextStep followed by UpdateRange over all parameters.

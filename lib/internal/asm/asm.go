@@ -171,3 +171,65 @@ func sumRowsGo(out, x []float32, rows, stride int) {
 		}
 	}
 }
+
+// AdamConstants are the constants of one step of lib/optim's Adam (its
+// Constants): the moments decay by Beta1 and Beta2, and the step is
+// StepSize · m / (√v̂ / BC2Sqrt + Eps).
+type AdamConstants[F ~float32 | ~float64] struct {
+	StepSize, BC2Sqrt, Beta1, Beta2, Eps F
+}
+
+// Adam advances the moments m and v of the parameters x with their
+// gradient g by one step of Adam with constants k, entry by entry:
+//
+//	m ← β₁m + (1−β₁)g,  v ← β₂v + ((1−β₂)g)g,  v̂ ← max(v̂, v) (AMSGrad, where vmax is not nil)
+//	step = StepSize·m / (√v̂ / BC2Sqrt + Eps)
+//
+// (v̂ is v without AMSGrad), each product rounded and max being Go's, and
+// then sets x[e] −= step where apply is set, else x[e] = step. It is
+// lib/optim's update; AMSGrad's float32 update of the parameters (OENN's and
+// the embedding methods') runs eight entries at a time where the CPU allows.
+// It panics if the slices (vmax, when not nil) differ in length.
+func Adam[F ~float32 | ~float64](k AdamConstants[F], x, g, m, v, vmax []F, apply bool) {
+	n := len(x)
+	if len(g) != n || len(m) != n || len(v) != n || (vmax != nil && len(vmax) != n) {
+		panic(fmt.Sprintf("asm: Adam: %d parameters, %d gradient entries, moments of %d, %d and %d", n, len(g), len(m), len(v), len(vmax)))
+	}
+	head := 0
+	if x32, ok := any(x).([]float32); ok && vmax != nil && apply {
+		k32 := any(k).(AdamConstants[float32])
+		head = amsgradHead32(k32, x32, any(g).([]float32), any(m).([]float32), any(v).([]float32), any(vmax).([]float32))
+	}
+	if vmax != nil {
+		vmax = vmax[head:]
+	}
+	adamGo(k, x[head:], g[head:], m[head:], v[head:], vmax, apply)
+}
+
+// adamGo is Adam in Go (its checks done), the twin of amsgradAVX2.
+func adamGo[F ~float32 | ~float64](k AdamConstants[F], x, g, m, v, vmax []F, apply bool) {
+	n := len(x)
+	g, m, v = g[:n], m[:n], v[:n]
+	if vmax != nil {
+		vmax = vmax[:n]
+	}
+	c1, c2 := 1-k.Beta1, 1-k.Beta2
+	for e, ge := range g {
+		// The conversions round each product before the addition: without
+		// them Go may fuse multiply and add on some architectures (arm64).
+		me := F(k.Beta1*m[e]) + F(c1*ge)
+		ve := F(k.Beta2*v[e]) + F(F(c2*ge)*ge)
+		m[e], v[e] = me, ve
+		den := ve
+		if vmax != nil {
+			den = max(vmax[e], ve)
+			vmax[e] = den
+		}
+		step := k.StepSize * me / (F(math.Sqrt(float64(den)))/k.BC2Sqrt + k.Eps)
+		if apply {
+			x[e] -= step
+		} else {
+			x[e] = step
+		}
+	}
+}

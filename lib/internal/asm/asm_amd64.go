@@ -89,7 +89,23 @@ func softplusSigmoids(z, softplus, sigmoid []float64) {
 	softplusSigmoidsGo(z[head:], softplus[head:], sigmoid[head:])
 }
 
+// amsgradHead32 runs the multiple-of-8 head of an AMSGrad update of float32
+// parameters in assembly and returns its length (0 without AVX2): Adam's Go
+// twin does the rest.
+func amsgradHead32(k AdamConstants[float32], x, g, m, v, vmax []float32) int {
+	head := len(x) &^ 7
+	if !useAVX2 || head == 0 {
+		return 0
+	}
+	c := [7]float32{k.Beta1, 1 - k.Beta1, k.Beta2, 1 - k.Beta2, k.StepSize, k.BC2Sqrt, k.Eps}
+	amsgradAVX2(&c, &x[0], &g[0], &m[0], &v[0], &vmax[0], head)
+	return head
+}
+
 // Implemented in asm_amd64.s.
+
+//go:noescape
+func amsgradAVX2(c *[7]float32, x, grad, m, v, vmax *float32, n int)
 
 //go:noescape
 func softplusSigmoidAVX2(z, softplus, sigmoid *float64, n int)

@@ -575,3 +575,60 @@ mulLoop:
 	VMOVUPD Y7, 32(DI)(R12*1)
 	VZEROUPPER
 	RET
+
+// func amsgradAVX2(c *[7]float32, x, grad, m, v, vmax *float32, n int)
+//
+// One AMSGrad step of float32 parameters x[e], e < n (a multiple of 8), as
+// adamGo computes it with apply set, eight lanes at a time, each operation
+// rounded (no FMA): c holds β₁, 1−β₁, β₂, 1−β₂, the step size, √(1−β₂ᵗ) and
+// ε. Go's max(v̂, v) is VMAXPS with v first (which yields v̂ where either is
+// NaN or both are zero), then v where v is NaN, then the AND of the two
+// where they compare equal (their bits, or +0 from ±0 as Go's max gives).
+TEXT ·amsgradAVX2(SB), NOSPLIT, $0-56
+	MOVQ c+0(FP), AX
+	MOVQ x+8(FP), DI
+	MOVQ grad+16(FP), SI
+	MOVQ m+24(FP), R8
+	MOVQ v+32(FP), R9
+	MOVQ vmax+40(FP), R10
+	MOVQ n+48(FP), CX
+	VBROADCASTSS 0(AX), Y9   // β₁
+	VBROADCASTSS 4(AX), Y10  // 1−β₁
+	VBROADCASTSS 8(AX), Y11  // β₂
+	VBROADCASTSS 12(AX), Y12 // 1−β₂
+	VBROADCASTSS 16(AX), Y13 // step size
+	VBROADCASTSS 20(AX), Y14 // √(1−β₂ᵗ)
+	VBROADCASTSS 24(AX), Y15 // ε
+	XORQ BX, BX
+amsgradloop:
+	VMOVUPS (SI)(BX*4), Y0 // g
+	VMULPS (R8)(BX*4), Y9, Y1
+	VMULPS Y0, Y10, Y2
+	VADDPS Y2, Y1, Y1 // m = β₁m + (1−β₁)g
+	VMOVUPS Y1, (R8)(BX*4)
+	VMULPS (R9)(BX*4), Y11, Y3
+	VMULPS Y0, Y12, Y4
+	VMULPS Y0, Y4, Y4
+	VADDPS Y4, Y3, Y3 // v = β₂v + ((1−β₂)g)g
+	VMOVUPS Y3, (R9)(BX*4)
+	VMOVUPS (R10)(BX*4), Y5 // v̂
+	VMAXPS Y5, Y3, Y6       // v > v̂ ? v : v̂
+	VCMPPS $3, Y3, Y3, Y7   // v is NaN
+	VBLENDVPS Y7, Y3, Y6, Y6
+	VCMPPS $0, Y5, Y3, Y8   // v = v̂ (ordered)
+	VANDPS Y5, Y3, Y7
+	VBLENDVPS Y8, Y7, Y6, Y6
+	VMOVUPS Y6, (R10)(BX*4)
+	VSQRTPS Y6, Y6
+	VDIVPS Y14, Y6, Y6
+	VADDPS Y15, Y6, Y6 // √v̂/√(1−β₂ᵗ) + ε
+	VMULPS Y1, Y13, Y1
+	VDIVPS Y6, Y1, Y1  // step
+	VMOVUPS (DI)(BX*4), Y2
+	VSUBPS Y1, Y2, Y2
+	VMOVUPS Y2, (DI)(BX*4)
+	ADDQ $8, BX
+	CMPQ BX, CX
+	JLT amsgradloop
+	VZEROUPPER
+	RET

@@ -24,3 +24,7 @@ func axpy4Rows(a []float64, rows []int32, x []float64, stride int, y []float64) 
 func mulAdd4x8(k int, a []float64, rs, ls int, b, c []float64, ldc int) {
 	mulAdd4x8Go(k, a, rs, ls, b, c, ldc)
 }
+
+func amsgradHead32(AdamConstants[float32], []float32, []float32, []float32, []float32, []float32) int {
+	return 0
+}

@@ -28,6 +28,30 @@ func TestPrimitives(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Adam", func(t *testing.T) {
+		// β₁ = ½, β₂ = ¾, step size 1, no bias correction or ε, g = 2:
+		// m ← m/2 + 1, v ← 0 + (¼·2)·2 = 1, v̂ = max(v̂, 1), x ← x − m/√v̂.
+		const n = 11
+		k := AdamConstants[float32]{StepSize: 1, BC2Sqrt: 1, Beta1: 0.5, Beta2: 0.75}
+		x, g, m, v, vmax := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+		for e := range x {
+			x[e], g[e], m[e] = 10, 2, float32(e)
+			if e%2 == 0 {
+				vmax[e] = 4
+			}
+		}
+		Adam(k, x, g, m, v, vmax, true)
+		for e := range x {
+			me, den := float32(e)/2+1, float32(1)
+			if e%2 == 0 {
+				den = 4
+			}
+			wantX := 10 - me/float32(math.Sqrt(float64(den)))
+			if x[e] != wantX || m[e] != me || v[e] != 1 || vmax[e] != den {
+				t.Errorf("entry %d: x, m, v, v̂ = %v, %v, %v, %v, want %v, %v, 1, %v", e, x[e], m[e], v[e], vmax[e], wantX, me, den)
+			}
+		}
+	})
 	t.Run("MulAdd4x8", func(t *testing.T) {
 		// a = [[1 2 3] [4 5 6] [7 8 9] [10 11 12]] stored by columns
 		// (rs = 1, ls = 4); b's rows are 1, j and −1 in every column j;

@@ -3,8 +3,9 @@
 // multiply-add of rows four at a time (Axpy4Rows, lib/gram's sparse product), the
 // 4×8 tile of a dense product (MulAdd4x8, lib/gram's Krylov solver), the
 // element-wise passes of a ReLU network (BiasReLU, MaskReLU, SumRows,
-// lib/oenn) and the transpose that packs its products' operands
-// (Transpose4Rows).
+// lib/oenn), the transpose that packs its products' operands
+// (Transpose4Rows) and Adam's update (Adam, lib/optim's; AMSGrad's on
+// float32 parameters in assembly).
 //
 // The assembly runs on amd64 when the CPU has AVX2 (lib/internal/cpufeature);
 // elsewhere, or in a build with the noasm tag, the Go twins run. Every
