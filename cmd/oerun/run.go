@@ -38,7 +38,7 @@ type scriptFlags struct {
 
 // checkpointEveryUsage describes --checkpoint-every, of oerun run and of the
 // tasks oerun slurm writes.
-const checkpointEveryUsage = "write a resumable run's checkpoint at most this often: what a run cut short loses"
+const checkpointEveryUsage = "write a resumable run's checkpoint at most this often: what a run killed without warning loses (one stopped by SIGTERM or Ctrl-C writes it as it stops)"
 
 func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *scriptFlags) {
 	fs := newFlags(name, synopsis)

@@ -14,9 +14,10 @@ import (
 )
 
 // DefaultCheckpointEvery is the least time between two writes of a
-// checkpoint when Checkpoint.Every is 0: a fit cut short loses at most
-// about this much work, and the writes (a file of the method's parameters
-// and optimiser state) cost little beside it.
+// checkpoint when Checkpoint.Every is 0: a fit killed without warning (a
+// crash, SIGKILL) loses at most about this much work, and the writes (a
+// file of the method's parameters and optimiser state) cost little beside
+// it.
 const DefaultCheckpointEvery = time.Minute
 
 // Checkpoint asks a fit to keep its state in a file, so that a fit cut
@@ -27,7 +28,10 @@ const DefaultCheckpointEvery = time.Minute
 // the time it computed, not the pause. Methods whose Info says Resumable
 // honour it on the CPU; the others ignore it.
 //
-// The file is written at the end of an epoch, at most every Every, and
+// The file is written between two of the fit's steps (at the end of an
+// epoch or within one), at most every Every, and when the fit's context is
+// cancelled, before it returns: a fit cut short so (a budget's end, a
+// cluster job's time limit, Ctrl-C) loses no step it took. It is
 // replaced whole (a reader or a crash never sees part of one). The fit
 // does not remove it when it ends: the caller does, once the result is
 // safe.

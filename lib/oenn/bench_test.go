@@ -75,7 +75,7 @@ func BenchmarkCheckpoint(b *testing.B) {
 			cp := &embed.Checkpoint{Path: filepath.Join(b.TempDir(), "run"), ID: "run"}
 			shuffle := rand.NewPCG(1, 2)
 			for b.Loop() {
-				if err := saveCheckpoint(cp, 100, &cpuNet{net: net, adam: adam}, shuffle, perm, tracker, 2, res, time.Minute); err != nil {
+				if err := saveCheckpoint(cp, 100, withinEpoch{}, &cpuNet{net: net, adam: adam}, shuffle, perm, tracker, 2, res, time.Minute); err != nil {
 					b.Fatal(err)
 				}
 			}

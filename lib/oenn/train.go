@@ -2,6 +2,7 @@ package oenn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -122,12 +123,15 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 	res := &embed.Result{StopReason: embed.StopMaxEpochs}
 	checks := 0
 	first := 1
+	// resume is where the first epoch goes on from: within it when the
+	// checkpoint was written there.
+	var resume withinEpoch
 	// A checkpoint keeps the CPU backend's state; the GPU's stays on the
 	// device, and its runs are not bit-for-bit repeatable anyway.
 	cp, cpu := opt.Checkpoint, (*cpuNet)(nil)
 	if cp != nil && !t.gpu {
 		cpu = be.(*cpuNet)
-		h, st, ok, err := loadCheckpoint(cp, len(t.net.params), m, maxEpochs)
+		h, st, ok, err := loadCheckpoint(cp, len(t.net.params), m, batch, maxEpochs)
 		if err != nil {
 			return nil, err
 		}
@@ -138,16 +142,41 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 			tracker, checks = embed.ResumeTracker(rule, st.Tracker), st.Checks
 			res.Trace, res.Epochs = st.Trace, h.Epochs
 			first, start = h.Epochs+1, time.Now().Add(-h.Elapsed)
+			resume = st.Within
 		}
+	}
+	save := func(epoch int, within withinEpoch) error {
+		return saveCheckpoint(cp, epoch, within, cpu, shuffleSrc, perm, tracker, checks, res, time.Since(start))
 	}
 	lastSave := time.Now()
 	for epoch := first; epoch <= maxEpochs; epoch++ {
-		// The authors' data loader reshuffles the triplets every epoch.
-		shuffle.Shuffle(m, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
-		var lossSum float64
-		for from := 0; from < m; from += batch {
+		within := resume
+		resume = withinEpoch{}
+		// The authors' data loader reshuffles the triplets every epoch (an
+		// epoch resumed from within has its order already).
+		if !within.Begun {
+			shuffle.Shuffle(m, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
+		}
+		lossSum := within.LossSum
+		for from := within.Batches * batch; from < m; from += batch {
+			// A checkpoint within the epoch: when the fit is cut short, so
+			// that it loses no batch it computed, and every Checkpoint.Every,
+			// so that a crash loses no more (an epoch takes minutes to
+			// hours at USPS size and d = 50).
+			here := withinEpoch{Begun: true, Batches: from / batch, LossSum: lossSum}
 			if err := ctx.Err(); err != nil {
+				if cpu != nil {
+					// A failed write leaves the fit cut short (it is not
+					// a failed fit), and says why no state was kept.
+					err = errors.Join(err, save(epoch-1, here))
+				}
 				return t.finish(res, be, all, start, tracker, checks, embed.StopCanceled, err)
+			}
+			if cpu != nil && from > 0 && cp.Due(lastSave) {
+				if err := save(epoch-1, here); err != nil {
+					return nil, err
+				}
+				lastSave = time.Now()
 			}
 			to := min(from+batch, m)
 			// Gather the batch's distinct items: trainable ones go through the
@@ -216,7 +245,7 @@ func (t *trainer) run(ctx context.Context, opt embed.Options) (*embed.Result, er
 			break
 		}
 		if cpu != nil && epoch < maxEpochs && cp.Due(lastSave) {
-			if err := saveCheckpoint(cp, epoch, cpu, shuffleSrc, perm, tracker, checks, res, time.Since(start)); err != nil {
+			if err := save(epoch, withinEpoch{}); err != nil {
 				return nil, err
 			}
 			lastSave = time.Now()

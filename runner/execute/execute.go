@@ -60,9 +60,10 @@ type Executor struct {
 	// Cost exceeds the time left, since what it computes is kept.
 	Checkpoints string
 	// CheckpointEvery is the least time between two writes of a checkpoint
-	// (0: embed.DefaultCheckpointEvery): what a run cut short loses at
-	// most. A cluster whose jobs are cut often (short time limits,
-	// preemption) wants it shorter.
+	// (0: embed.DefaultCheckpointEvery): what a run killed without warning
+	// (a crash, SIGKILL) loses at most; a run cancelled (a budget's end,
+	// SIGTERM at a cluster job's time limit) writes its state as it stops.
+	// A cluster whose jobs die often wants it shorter.
 	CheckpointEvery time.Duration
 	// Defer, when set, receives the runs Execute would execute (missing
 	// from the store, or failed with RetryFailed), in order, and Execute
