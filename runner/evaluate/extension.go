@@ -133,7 +133,10 @@ func (x Extension) Run(ctx context.Context, c job.Config, threads int) (*job.Out
 	if !ok {
 		return nil, fmt.Errorf("evaluate: extension: %s has no trained model to extend", c.Algorithm)
 	}
-	opt := embed.Options{Seed: seed("fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate, BatchSize: c.BatchSize, Threads: threads, Stop: c.StopRule()}
+	// The base fit, the run's longest part (days at USPS size on one core),
+	// keeps the run's checkpoint (job.WithCheckpoint) and goes on from it.
+	opt := embed.Options{Seed: seed("fit"), MaxEpochs: c.MaxEpochs, LearningRate: c.LearningRate, BatchSize: c.BatchSize, Threads: threads, Stop: c.StopRule(),
+		Checkpoint: job.CheckpointFrom(ctx)}
 	base, err := alg.Fit(ctx, embed.Problem{N: nTrain, Dim: c.Dim, Train: set}, opt)
 	if err != nil {
 		return nil, err
@@ -142,7 +145,9 @@ func (x Extension) Run(ctx context.Context, c job.Config, threads int) (*job.Out
 	if err != nil {
 		return nil, err
 	}
-	opt.Seed = seed("extend")
+	// The extension keeps none: the file holds the base fit's state, and a
+	// run cut short during the extension goes on from there.
+	opt.Seed, opt.Checkpoint = seed("extend"), nil
 	ext, err := trained.Model().Extend(ctx, fresh, opt)
 	if err != nil {
 		return nil, err

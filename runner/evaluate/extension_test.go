@@ -3,11 +3,14 @@ package evaluate
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/runner/job"
 )
 
@@ -68,6 +71,39 @@ func TestExtensionRun(t *testing.T) {
 	}
 	if again.Metrics[job.ExtensionError] != out.Metrics[job.ExtensionError] || !mat.Equal(again.Embedding, out.Embedding) {
 		t.Error("same config and seed gave a different result")
+	}
+}
+
+// TestExtensionGivesTheBaseFitItsCheckpoint: the checkpoint the context
+// carries (job.WithCheckpoint) reaches the base fit, which writes its state
+// there, and not the extension (whose fit would refuse the base fit's
+// file); a run evaluated again goes on from the file to the result of a run
+// without one, bit for bit.
+func TestExtensionGivesTheBaseFitItsCheckpoint(t *testing.T) {
+	x := Extension{TestFraction: 0.25, NewTriplets: 400}
+	plain, err := x.Run(context.Background(), extensionConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.ckpt")
+	ctx := job.WithCheckpoint(context.Background(), &embed.Checkpoint{Path: path, ID: "key", Every: time.Nanosecond})
+	for _, pass := range []string{"first", "resumed"} {
+		out, err := x.Run(ctx, extensionConfig(), 1)
+		if err != nil {
+			t.Fatalf("%s: %v", pass, err)
+		}
+		h, ok, err := embed.ReadCheckpoint(path, nil)
+		if err != nil || !ok || h.Epochs < 1 {
+			t.Fatalf("%s: the base fit's checkpoint holds %+v (%v, %v), want its epochs", pass, h, ok, err)
+		}
+		for _, name := range []string{job.TrainError, job.Epochs, job.ExtensionError, job.ExtensionTestError} {
+			if out.Metrics[name] != plain.Metrics[name] {
+				t.Errorf("%s: %s = %v, want %v as without a checkpoint", pass, name, out.Metrics[name], plain.Metrics[name])
+			}
+		}
+		if !mat.Equal(out.Embedding, plain.Embedding) {
+			t.Errorf("%s: the embedding differs from the run's without a checkpoint", pass)
+		}
 	}
 }
 
