@@ -33,12 +33,7 @@ import (
 //     an epoch), or after the last batch but one (three batches an epoch,
 //     a checkpoint after every batch).
 func TestCheckpointResumes(t *testing.T) {
-	x := uniform(60, 3, 11)
-	train, err := triplets.Random(x, 2000, triplets.Noise{}, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob := embed.Problem{Dim: 3, Train: train}
+	prob := checkpointProblem(t)
 	for _, tc := range []struct {
 		name  string
 		batch int
@@ -167,12 +162,7 @@ func (c *cutContext) Err() error {
 // fit, or standing where this fit's epochs have no batch, is refused with an
 // error naming the file.
 func TestCheckpointRefusesOthers(t *testing.T) {
-	x := uniform(60, 3, 11)
-	train, err := triplets.Random(x, 2000, triplets.Noise{}, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prob := embed.Problem{Dim: 3, Train: train}
+	prob := checkpointProblem(t)
 	opt := embed.Options{Seed: 1, MaxEpochs: 60, BatchSize: 700}
 	path := filepath.Join(t.TempDir(), "fit.ckpt")
 	cut := opt
@@ -208,11 +198,7 @@ func TestCheckpointRefusesOthers(t *testing.T) {
 // looked for one to resume from) ends cut short, not failed, with an error
 // that names the file.
 func TestCheckpointFailedWriteOnCancel(t *testing.T) {
-	x := uniform(60, 3, 11)
-	train, err := triplets.Random(x, 2000, triplets.Noise{}, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prob := checkpointProblem(t)
 	folder := filepath.Join(t.TempDir(), "checkpoints")
 	path := filepath.Join(folder, "fit.ckpt")
 	opt := embed.Options{Seed: 1, MaxEpochs: 60, BatchSize: 700, Checkpoint: &embed.Checkpoint{Path: path, ID: "run 1", Every: time.Hour}}
@@ -221,8 +207,19 @@ func TestCheckpointFailedWriteOnCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 	}}
-	_, err = (&OENN{}).Fit(ctx, embed.Problem{Dim: 3, Train: train}, opt)
+	_, err := (&OENN{}).Fit(ctx, prob, opt)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), path) {
 		t.Errorf("err %v, want context.Canceled and an error naming %s", err, path)
 	}
+}
+
+// checkpointProblem is the checkpoint tests' problem: 2,000 triplets of 60
+// points in 3 dimensions, embedded in 3.
+func checkpointProblem(t *testing.T) embed.Problem {
+	t.Helper()
+	train, err := triplets.Random(uniform(60, 3, 11), 2000, triplets.Noise{}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return embed.Problem{Dim: 3, Train: train}
 }
