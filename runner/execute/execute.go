@@ -155,12 +155,12 @@ func (x *Executor) Execute(ctx context.Context, runs []Pending) (Summary, error)
 // failed, with RetryFailed), each with its own Eval, starting them in the
 // order given; a key given twice runs once. Runs this machine cannot
 // execute (Runnable) are skipped and counted as Elsewhere. When ctx has a
-// deadline, it starts no run whose Cost exceeds the time left (give them
-// cheapest first to make the most of a budget), except one that keeps a
-// checkpoint (Checkpoints) while at least minResumeSlice is left; runs
-// still in flight at the deadline are cancelled and left missing, like
-// every run cut short, those with a checkpoint to go on from it. Errors
-// are Execute's.
+// deadline, it starts no run whose Cost exceeds the time left when a
+// worker comes free for it (give them cheapest first to make the most of a
+// budget), except one that keeps a checkpoint (Checkpoints) while at least
+// minResumeSlice is left; runs still in flight at the deadline are
+// cancelled and left missing, like every run cut short, those with a
+// checkpoint to go on from it. Errors are Execute's.
 func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary, error) {
 	for _, r := range runs {
 		if r.Eval == nil {
@@ -190,60 +190,69 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 		defer bar.Finish()
 	}
 	jobsN, threads := x.parallelism()
+	workers := min(jobsN, max(1, len(todo)))
 	ch := make(chan Pending)
+	// A token per idle worker: the feed takes one before it judges whether
+	// the next run fits the time left, so that it judges at the run's
+	// start, not when the previous run started (with one worker, a run's
+	// whole length earlier: a run started after its time had run out).
+	idle := make(chan struct{}, workers)
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
-	for w := 0; w < min(jobsN, max(1, len(todo))); w++ {
+	for w := 0; w < workers; w++ {
+		idle <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for p := range ch {
-				rec, stored := x.runOne(ctx, p, threads)
-				if !stored {
-					continue // cancelled: leave it for the next time
-				}
-				err := x.Store.Put(context.WithoutCancel(ctx), rec)
-				if cp := x.checkpoint(p.Job); err == nil && cp != nil {
-					// The run is stored: its fit will not be resumed.
-					if rerr := os.Remove(cp.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-						err = fmt.Errorf("execute: %w", rerr)
+				// A run not stored was cancelled: it is left for the next time.
+				if rec, stored := x.runOne(ctx, p, threads); stored {
+					err := x.Store.Put(context.WithoutCancel(ctx), rec)
+					if cp := x.checkpoint(p.Job); err == nil && cp != nil {
+						// The run is stored: its fit will not be resumed.
+						if rerr := os.Remove(cp.Path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+							err = fmt.Errorf("execute: %w", rerr)
+						}
+					}
+					mu.Lock()
+					if err != nil && firstErr == nil {
+						firstErr = err
+					}
+					if err == nil {
+						sum.Ran++
+						if rec.Status == store.Failed {
+							sum.Failed++
+						}
+					}
+					mu.Unlock()
+					if bar != nil {
+						bar.Done(rec.Status == store.Failed)
 					}
 				}
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				if err == nil {
-					sum.Ran++
-					if rec.Status == store.Failed {
-						sum.Failed++
-					}
-				}
-				mu.Unlock()
-				if bar != nil {
-					bar.Done(rec.Status == store.Failed)
-				}
+				idle <- struct{}{}
 			}
 		}()
 	}
 	deadline, hasDeadline := ctx.Deadline()
 feed:
 	for _, p := range todo {
-		mu.Lock()
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop {
-			break
-		}
-		if left := time.Until(deadline); hasDeadline && p.Cost > left && (x.checkpoint(p.Job) == nil || left < x.minResumeSlice()) {
-			continue
-		}
 		select {
-		case ch <- p:
+		case <-idle:
 		case <-ctx.Done():
 			break feed
 		}
+		mu.Lock()
+		stop := firstErr != nil
+		mu.Unlock()
+		if stop || ctx.Err() != nil {
+			break
+		}
+		if left := time.Until(deadline); hasDeadline && p.Cost > left && (x.checkpoint(p.Job) == nil || left < x.minResumeSlice()) {
+			idle <- struct{}{} // the worker stays idle
+			continue
+		}
+		ch <- p
 	}
 	close(ch)
 	wg.Wait()

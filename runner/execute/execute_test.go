@@ -420,6 +420,32 @@ func TestExecutePendingStopsAtTheDeadline(t *testing.T) {
 	}
 }
 
+// TestExecutePendingJudgesTheTimeLeftAtTheStart: with one worker, whether
+// a run fits the budget is judged when the worker comes free for it, not
+// when the previous run started. The second run's cost fits the time left
+// at the start (0.8 s of 1.5 s) but not after the first run's 1 s; judged
+// early, it would start and be cut at the deadline, its time lost.
+func TestExecutePendingJudgesTheTimeLeftAtTheStart(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
+	js := jobs(8)
+	var first, second atomic.Int64
+	runs := []Pending{
+		{Job: js[0].Job, Eval: fakeEval(time.Second, &first, nil), Cost: 10 * time.Millisecond, Keep: KeepFull},
+		{Job: js[4].Job, Eval: fakeEval(0, &second, nil), Cost: 800 * time.Millisecond, Keep: KeepFull},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	x := &Executor{Store: s, Jobs: 1}
+	sum, err := x.ExecutePending(ctx, runs)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatal(err)
+	}
+	if sum != (Summary{Ran: 1}) || first.Load() != 1 || second.Load() != 0 {
+		t.Errorf("summary %v, evaluations %d and %d; want the first run only: the second no longer fits when it would start",
+			sum, first.Load(), second.Load())
+	}
+}
+
 // TestRunsThisMachineCannotExecute: a run that Runnable refuses (a GPU run
 // where none answers) is neither executed nor stored, so it stays missing
 // for a machine that can, and counts as left elsewhere; once another
