@@ -29,24 +29,26 @@ import (
 // methods whose work counts tripletCoordinates (soe, ste, tste, cklx, lloe)
 // on the paper campaign's database of 2026-11-23 (5,989 runs of the quick
 // and paper profiles), and for the Gram methods, whose work counts
-// gramBlockWork, on that of 2026-11-27 (572 GNMDS, 589 CKL and 676 FORTE
-// runs).
+// gramBlockWork, on that of 2026-11-29 (697 GNMDS, 716 CKL and 745 FORTE
+// runs). batched marks the Gram methods that step and project once per
+// batch of gram.DefaultBatchSize triplets, not once per epoch (gramBatches).
 type method struct {
 	maxEpochs int
 	rate      float64
+	batched   bool
 }
 
 var methods = map[string]method{
-	"soe":   {tripletloss.DefaultMaxEpochs, 4.2e-10},
-	"ste":   {tripletloss.DefaultMaxEpochs, 8.7e-10},
-	"tste":  {tripletloss.DefaultMaxEpochs, 2.2e-9},
-	"cklx":  {tripletloss.DefaultMaxEpochs, 7.0e-10},
-	"gnmds": {gram.DefaultMaxEpochs, 3.6e-9},
-	"ckl":   {gram.DefaultMaxEpochs, 3.5e-9},
-	"forte": {gram.DefaultMaxEpochs, 2.2e-9},
-	"oenn":  {oenn.DefaultMaxEpochs, 7.6e-11},
-	"loe":   {landmark.DefaultLOEIterations, 3.3e-8},
-	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 1.1e-9},
+	"soe":   {tripletloss.DefaultMaxEpochs, 4.2e-10, false},
+	"ste":   {tripletloss.DefaultMaxEpochs, 8.7e-10, false},
+	"tste":  {tripletloss.DefaultMaxEpochs, 2.2e-9, false},
+	"cklx":  {tripletloss.DefaultMaxEpochs, 7.0e-10, false},
+	"gnmds": {gram.DefaultMaxEpochs, 2.1e-9, true},
+	"ckl":   {gram.DefaultMaxEpochs, 2.0e-9, true},
+	"forte": {gram.DefaultMaxEpochs, 4.4e-9, false},
+	"oenn":  {oenn.DefaultMaxEpochs, 7.6e-11, false},
+	"loe":   {landmark.DefaultLOEIterations, 3.3e-8, false},
+	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 1.1e-9, false},
 }
 
 // Defaults of the parts of a run outside the fit, measured as the method
@@ -76,18 +78,21 @@ const (
 	// misestimate it brings to 1.0 with 80 % of them within 0.45–1.3 (the
 	// network's term alone: 0.12–2.3, widths ≤ 40 overestimated 5×).
 	oennTripletWork = 12
-	// gramBlockWork is what one item costs in an epoch of a Gram method
-	// beyond its triplets, per squared column of the eigensolver's block
-	// (b = d + gram.DefaultOversample(d)): the projection to rank d
-	// orthonormalises n×b blocks, which dominates an epoch when the
-	// triplets are few for the items (Birch's 10,000 points at λ = 0.05:
-	// 39 ms an epoch of CKL where its triplets' part is 0.5 ms). Fitted on
-	// the 1,095 CKL, GNMDS and FORTE fits of a second or more in the
-	// campaign database of 2026-11-27, given each one's epochs: the median
-	// misestimate goes from 2.7, 2.3 and 7.5 (the triplets' term alone) to
-	// 1.8, 1.8 and 2.5, the 90th percentile from 24, 15 and 28 to 4.3, 3.6
-	// and 10 (10 to 100 fit about as well).
-	gramBlockWork = 30
+	// gramBlockWork is what one item costs in a projection of a Gram
+	// method beyond its triplets, per column of the eigensolver's block
+	// (b = d + gram.DefaultOversample(d)): the projection to rank d works
+	// on n×b blocks, which dominates when the triplets are few for the
+	// items (Birch's 10,000 points at λ = 0.05: 39 ms an epoch of CKL where
+	// its triplets' part is 0.5 ms). Fitted, with the projections counted
+	// per batch (gramBatches), on the 1,385 CKL, GNMDS and FORTE fits of a
+	// second or more in the campaign database of 2026-11-29, given each
+	// one's epochs: the median misestimate goes from 1.61, 1.54 and 2.17
+	// (one projection an epoch, 30 per squared column) to 1.28, 1.29 and
+	// 1.44, the 90th percentile from 4.3, 3.8 and 7.1 to 2.2, 2.2 and 3.4
+	// (500 to 1,000 fit about as well; b² instead of b, worse). The
+	// paper-profile CKL runs at USPS size, d = 50, λ = 2 (10 batches an
+	// epoch), took 36 min where one projection an epoch put them at 20.
+	gramBlockWork = 700
 	// minMachineRuns is the fewest one-thread runs of this machine's kind
 	// whose times scale the estimates (see Model).
 	minMachineRuns = 10
@@ -102,8 +107,10 @@ const (
 // d dimensions and T = ⌈λ·n·d·log₂n⌉ triplets (or oracle queries):
 //
 //	soe, ste, tste, cklx   T·(d + 50)                (one pass over the triplets; see tripletCoordinates)
-//	gnmds, ckl, forte      min(2T, n²)·d + 30·n·b²   (the step's sparsity pattern times the n×d block, and the
-//	                       projection's n×b blocks, b = d + gram.DefaultOversample(d); see gramBlockWork)
+//	gnmds, ckl             β·(min(2T, n²)·d + 700·n·b)
+//	forte                  min(2T, n²)·d + 700·n·b   (the step's sparsity pattern times the n×d block, and the
+//	                       projection's n×b blocks, b = d + gram.DefaultOversample(d), see gramBlockWork;
+//	                       GNMDS and CKL step and project once for each of their β = ⌈T/10⁶⌉ batches)
 //	oenn                   ⌈T/B⌉·min(3B, n)·w(α+2w+d) + 12·T·(d + 50)
 //	                       (B the batch; the run's width w, default oenn.Width(n, d), and input length α, default ⌈log₂n⌉;
 //	                       see oennTripletWork)
@@ -445,7 +452,7 @@ func (sz size) fitWork(c job.Config, epochs int) float64 {
 	switch family(c.Algorithm) {
 	case embed.FamilyGram:
 		b := d + float64(gram.DefaultOversample(sz.d))
-		return e * (math.Min(2*t, n*n)*d + gramBlockWork*n*b*b)
+		return e * sz.gramBatches(c) * (math.Min(2*t, n*n)*d + gramBlockWork*n*b)
 	case embed.FamilyNeural:
 		batch := float64(oenn.DefaultBatchSize)
 		if c.BatchSize > 0 {
@@ -466,6 +473,25 @@ func (sz size) fitWork(c job.Config, epochs int) float64 {
 		return e*float64(triplets.Count(sz.lambda, m, sz.d))*(d+tripletCoordinates) + n*anchors*landmark.DefaultLLOEPhase2Iterations*d
 	}
 	return e * t * (d + tripletCoordinates)
+}
+
+// gramBatches is how many times an epoch of the Gram method of run c steps
+// and projects: once for FORTE (full-batch) and for the authors' variant of
+// GNMDS and CKL (one step in all, see gram.CKL's OneStep), else once per
+// batch of at most the run's batch size (default gram.DefaultBatchSize)
+// triplets. Each projection reads the whole pattern and n×b blocks, so an
+// epoch of T triplets costs ⌈T/batch⌉ times one of a batch: at USPS size,
+// d = 50, CKL's epoch takes 1.5 s at λ = 0.01 (one batch) and 22 s at
+// λ = 2 (ten).
+func (sz size) gramBatches(c job.Config) float64 {
+	if !methods[c.Algorithm].batched || c.Params["variant"] != 0 || sz.triplets == 0 {
+		return 1
+	}
+	batch := gram.DefaultBatchSize
+	if c.BatchSize > 0 {
+		batch = c.BatchSize
+	}
+	return math.Ceil(float64(sz.triplets) / float64(min(batch, sz.triplets)))
 }
 
 // evalWork is the work of evaluating the embedding (see Model).
