@@ -123,6 +123,17 @@
 // Sparser problems (small d, large n) favour the sparse product further, so
 // there is no crossover to switch at.
 //
+// GNMDS and CKL resume (embed.Info.Resumable): given Options.Checkpoint, a
+// CPU fit keeps its state between two batches (the factor, the
+// eigensolver's warm start, the Adam moments over the pattern) and, started
+// again, goes on where it stopped, taking the same steps bit for bit. Their
+// paper-profile runs at USPS size take 36 minutes (CKL's noise runs) to
+// about 10 hours (GNMDS at λ = 8), longer than a session's budget or a
+// cluster task's limit. The state is large: at USPS size and λ = 2 about
+// 330 MB, a write of 1.5 s on the campaign's VM, 2.5% of the default minute
+// between writes (`oerun run --checkpoint-every` spaces them). FORTE's runs
+// there take under an hour; it does not resume.
+//
 // The methods register themselves with lib/embed as "gnmds", "ckl" and
 // "forte". GNMDS and CKL take Options.Optimizer "adam" (their only one);
 // FORTE none: its line search is its own.

@@ -2,8 +2,10 @@ package gram
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -179,14 +181,47 @@ func (s adamScheme) fit(ctx context.Context, p embed.Problem, opt embed.Options)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.method, err)
 	}
+	// A checkpoint (opt.Checkpoint) holds the state after some epochs and
+	// batches of the next: the fit goes on from there.
+	cp := opt.Checkpoint
+	first, resumeBatches, resumeLoss := 1, 0, 0.0
+	if cp != nil {
+		h, st, ok, err := r.loadCheckpoint(cp, size, batches)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if err := st.restore(cp.Path, h, r, adam); err != nil {
+				return nil, err
+			}
+			first, resumeBatches, resumeLoss = h.Epochs+1, st.Batches, st.LossSum
+		}
+	}
+	lastSave := time.Now()
 	g := make([]float64, size)
 	step := make([]float64, size)
-	for epoch := 1; epoch <= r.maxEpochs(); epoch++ {
-		if err := r.ctx.Err(); err != nil {
-			return r.finish(embed.StopCanceled), fmt.Errorf("%s: epoch %d: %w", r.method, epoch, err)
-		}
-		loss := 0.0
-		for b := 0; b < batches; b++ {
+	for epoch := first; epoch <= r.maxEpochs(); epoch++ {
+		loss, from := resumeLoss, resumeBatches
+		resumeLoss, resumeBatches = 0, 0
+		for b := from; b < batches; b++ {
+			// Between two batches: cut short, the fit keeps its state so
+			// that it loses no projection it made (seconds each at USPS
+			// size); and every Checkpoint.Every, so that a crash loses no
+			// more.
+			if err := r.ctx.Err(); err != nil {
+				if cp != nil {
+					// A failed write leaves the fit cut short (not
+					// failed), and says why no state was kept.
+					err = errors.Join(err, r.saveCheckpoint(cp, epoch-1, b, loss, adam))
+				}
+				return r.finish(embed.StopCanceled), fmt.Errorf("%s: epoch %d: %w", r.method, epoch, err)
+			}
+			if cp != nil && b > from && cp.Due(lastSave) {
+				if err := r.saveCheckpoint(cp, epoch-1, b, loss, adam); err != nil {
+					return nil, err
+				}
+				lastSave = time.Now()
+			}
 			loss += r.gradient(b*r.m/batches, (b+1)*r.m/batches, g)
 			if err := adam.NextStep(); err != nil {
 				return nil, fmt.Errorf("%s: %w", r.method, err)
@@ -212,6 +247,12 @@ func (s adamScheme) fit(ctx context.Context, p embed.Problem, opt embed.Options)
 		}
 		if stop || s.oneStep {
 			return r.finish(embed.StopConverged), nil
+		}
+		if cp != nil && epoch < r.maxEpochs() && cp.Due(lastSave) {
+			if err := r.saveCheckpoint(cp, epoch, 0, 0, adam); err != nil {
+				return nil, err
+			}
+			lastSave = time.Now()
 		}
 	}
 	return r.finish(embed.StopMaxEpochs), nil
@@ -414,7 +455,7 @@ const paperMaxItems = 10000
 func init() {
 	embed.Register(embed.Info{
 		Name: "gnmds", Version: version, Factored: "gnmdsx", Optimizers: []embed.Optimizer{embed.OptimizerAdam},
-		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
+		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems, Resumable: true,
 		Params:     embed.Params{"lambda": 0, "variant": 0, "tol": 0},
 		LateParams: []string{"variant", "tol"},
 		ParamDocs: map[string]string{
@@ -434,7 +475,7 @@ func init() {
 	})
 	embed.Register(embed.Info{
 		Name: "ckl", Version: version, Factored: "cklx", Optimizers: []embed.Optimizer{embed.OptimizerAdam},
-		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems,
+		Family: embed.FamilyGram, PaperMaxItems: paperMaxItems, Resumable: true,
 		Params:     embed.Params{"mu": cklMu, "lambda": 0, "variant": 0, "tol": 0},
 		LateParams: []string{"variant", "tol"},
 		ParamDocs: map[string]string{

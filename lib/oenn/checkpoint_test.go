@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/oe-lab/oe/lib/embed"
+	"github.com/oe-lab/oe/lib/internal/cutcontext"
 	"github.com/oe-lab/oe/lib/triplets"
 )
 
@@ -64,14 +65,14 @@ func TestCheckpointResumes(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "fit.ckpt")
 			cut := opt
 			cut.Checkpoint = &embed.Checkpoint{Path: path, ID: "run 1", Every: tc.every}
-			ctx := &cutContext{Context: context.Background(), after: tc.within}
+			ctx := &cutcontext.Context{Context: context.Background(), After: tc.within}
 			var held []byte
 			cut.Progress = func(e embed.Epoch) {
 				if e.Epoch != cutAt {
 					return
 				}
 				if tc.within >= 0 {
-					ctx.armed = true
+					ctx.Armed = true
 				} else if held, err = os.ReadFile(path); err != nil {
 					t.Fatal(err)
 				}
@@ -132,32 +133,6 @@ func TestCheckpointResumes(t *testing.T) {
 	}
 }
 
-// cutContext is a context that, once armed, reports itself cancelled after
-// its Err has been asked `after` more times, calling onCut (if set) the
-// first time. The fit asks before each batch, so it cuts a fit short
-// between two batches of an epoch.
-type cutContext struct {
-	context.Context
-	armed bool
-	after int
-	onCut func()
-}
-
-func (c *cutContext) Err() error {
-	if !c.armed {
-		return nil
-	}
-	if c.after > 0 {
-		c.after--
-		return nil
-	}
-	if c.onCut != nil {
-		c.onCut()
-		c.onCut = nil
-	}
-	return context.Canceled
-}
-
 // TestCheckpointRefusesOthers checks that a checkpoint written for another
 // fit, or standing where this fit's epochs have no batch, is refused with an
 // error naming the file.
@@ -168,7 +143,7 @@ func TestCheckpointRefusesOthers(t *testing.T) {
 	cut := opt
 	cut.Checkpoint = &embed.Checkpoint{Path: path, ID: "run 1"}
 	// Cut short in the first epoch, after its first batch.
-	ctx := &cutContext{Context: context.Background(), armed: true, after: 1}
+	ctx := &cutcontext.Context{Context: context.Background(), Armed: true, After: 1}
 	if _, err := (&OENN{}).Fit(ctx, prob, cut); !errors.Is(err, context.Canceled) {
 		t.Fatalf("the fit cut short: err %v, want context.Canceled", err)
 	}
@@ -202,7 +177,7 @@ func TestCheckpointFailedWriteOnCancel(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "checkpoints")
 	path := filepath.Join(folder, "fit.ckpt")
 	opt := embed.Options{Seed: 1, MaxEpochs: 60, BatchSize: 700, Checkpoint: &embed.Checkpoint{Path: path, ID: "run 1", Every: time.Hour}}
-	ctx := &cutContext{Context: context.Background(), armed: true, after: 1, onCut: func() {
+	ctx := &cutcontext.Context{Context: context.Background(), Armed: true, After: 1, OnCut: func() {
 		if err := os.WriteFile(folder, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
