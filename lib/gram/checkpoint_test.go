@@ -1,19 +1,12 @@
 package gram
 
 import (
-	"context"
-	"errors"
-	"math"
-	"os"
-	"path/filepath"
-	"strings"
+	"fmt"
 	"testing"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/oe-lab/oe/lib/embed"
-	"github.com/oe-lab/oe/lib/internal/cutcontext"
+	"github.com/oe-lab/oe/lib/internal/resumetest"
 	"github.com/oe-lab/oe/lib/internal/testpoints"
 )
 
@@ -26,183 +19,67 @@ func checkpointProblem(t *testing.T) embed.Problem {
 	return p
 }
 
-// checkpointRule checks every 5 epochs on a subset, so that the rule's
-// memory of the check before is part of the state a resumed fit needs.
-var checkpointRule = embed.StopRule{Every: 5, SubsetSize: 500, Threshold: 0.02}
-
-// TestCheckpointResumes cuts GNMDS and CKL fits short and starts them again
-// from their checkpoints: each result must be the uninterrupted fit's, bit
-// for bit (embedding, trace, epochs, stop reason). The fits are cut two
-// epochs before the rule fires, in four ways:
-//
-//   - cancelled between two epochs, or between two batches of an epoch: the
-//     fit writes its state where it stops;
-//   - crashed (the fit goes on, and the test takes the file it held at that
-//     moment): the state written at the end of the epoch before (one batch
-//     an epoch), or after the last batch but one (three batches an epoch,
-//     a checkpoint after every batch).
-func TestCheckpointResumes(t *testing.T) {
-	prob := checkpointProblem(t)
-	for _, method := range []string{"gnmds", "ckl"} {
-		for _, tc := range []struct {
-			name  string
-			batch int
-			// every is Checkpoint.Every: an hour writes only where the fit
-			// is cancelled, a nanosecond before every batch but an epoch's
-			// first, and after every epoch.
-			every time.Duration
-			// within is how many of the next epoch's batches run before
-			// the fit is cancelled; -1: it is not, the test copies the file.
-			within int
-			// wantBatches is where in its epoch the checkpoint stands.
-			wantBatches int
-		}{
-			{"cancelled between epochs", 1500, time.Hour, 0, 0},
-			{"cancelled within an epoch", 1500, time.Hour, 2, 2},
-			{"crashed, state of the epoch's end", 0, time.Nanosecond, -1, 0},
-			{"crashed, state within the epoch", 1500, time.Nanosecond, -1, 2},
-		} {
-			t.Run(method+"/"+tc.name, func(t *testing.T) {
-				alg, err := embed.New(method, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				opt := embed.Options{Seed: 1, MaxEpochs: 60, BatchSize: tc.batch, Stop: checkpointRule}
-				whole, err := alg.Fit(context.Background(), prob, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if whole.StopReason != embed.StopConverged || whole.Epochs < 10 {
-					t.Fatalf("the uninterrupted fit: %s after %d epochs, want converged after 10 or more", whole.StopReason, whole.Epochs)
-				}
-				cutAt := whole.Epochs - 2
-
-				path := filepath.Join(t.TempDir(), "fit.ckpt")
-				cut := opt
-				cut.Checkpoint = &embed.Checkpoint{Path: path, ID: "run 1", Every: tc.every}
-				ctx := &cutcontext.Context{Context: context.Background(), After: tc.within}
-				var held []byte
-				cut.Progress = func(e embed.Epoch) {
-					if e.Epoch != cutAt {
-						return
-					}
-					if tc.within >= 0 {
-						ctx.Armed = true
-					} else if held, err = os.ReadFile(path); err != nil {
-						t.Fatal(err)
-					}
-				}
-				_, err = alg.Fit(ctx, prob, cut)
-				if tc.within >= 0 && !errors.Is(err, context.Canceled) {
-					t.Fatalf("the fit cut short: err %v, want context.Canceled", err)
-				}
-				if tc.within < 0 {
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, held, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				var st checkpoint
-				h, ok, err := embed.ReadCheckpoint(path, &st)
-				if err != nil || !ok {
-					t.Fatalf("no checkpoint after the fit was cut short: %v", err)
-				}
-				// Cancelled, the fit stands in epoch cutAt+1; crashed, the
-				// file is the one it wrote before the end of epoch cutAt.
-				wantEpochs := cutAt
-				if tc.within < 0 {
-					wantEpochs = cutAt - 1
-				}
-				if h.Epochs != wantEpochs || st.Batches != tc.wantBatches {
-					t.Fatalf("the checkpoint stands after %d epochs and %d batches, want %d and %d", h.Epochs, st.Batches, wantEpochs, tc.wantBatches)
-				}
-
-				again := opt
-				again.Checkpoint = cut.Checkpoint
-				var reported []int
-				again.Progress = func(e embed.Epoch) { reported = append(reported, e.Epoch) }
-				resumed, err := alg.Fit(context.Background(), prob, again)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(reported) == 0 || reported[0] != wantEpochs+1 {
-					t.Errorf("the resumed fit reported epochs %v, want them from %d", reported, wantEpochs+1)
-				}
-				if !mat.Equal(resumed.Embedding, whole.Embedding) {
-					t.Error("the resumed fit's embedding differs from the uninterrupted fit's")
-				}
-				if resumed.Epochs != whole.Epochs || resumed.StopReason != whole.StopReason || len(resumed.Trace) != len(whole.Trace) {
-					t.Fatalf("resumed: %d epochs, %s, trace of %d; uninterrupted: %d, %s, %d",
-						resumed.Epochs, resumed.StopReason, len(resumed.Trace), whole.Epochs, whole.StopReason, len(whole.Trace))
-				}
-				same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
-				for i, e := range resumed.Trace {
-					w := whole.Trace[i]
-					if e.Epoch != w.Epoch || !same(e.Loss, w.Loss) || !same(e.TrainError, w.TrainError) {
-						t.Errorf("trace entry %d: resumed %+v, uninterrupted %+v", i, e, w)
-					}
-				}
-			})
-		}
+// checkpointFit is method's fit of the checkpoint tests' problem, checking
+// every 5 epochs on a subset, so that the rule's memory of the check
+// before is part of the state a resumed fit needs.
+func checkpointFit(t *testing.T, method string) resumetest.Fit {
+	t.Helper()
+	alg, err := embed.New(method, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resumetest.Fit{
+		Alg:     alg,
+		Problem: checkpointProblem(t),
+		Options: embed.Options{Seed: 1, MaxEpochs: 60, Stop: embed.StopRule{Every: 5, SubsetSize: 500, Threshold: 0.02}},
+		Before:  2,
+		Where: func(path string) (int, any, error) {
+			var st checkpoint
+			h, ok, err := embed.ReadCheckpoint(path, &st)
+			if err == nil && !ok {
+				err = fmt.Errorf("%s: no checkpoint", path)
+			}
+			return h.Epochs, st.Batches, err
+		},
 	}
 }
 
-// TestCheckpointRefusesOthers checks that a checkpoint written for another
-// fit, for another embedding dimension, or standing where this fit's
-// epochs have no batch, is refused with an error naming the file.
-func TestCheckpointRefusesOthers(t *testing.T) {
-	prob := checkpointProblem(t)
-	opt := embed.Options{Seed: 1, MaxEpochs: 60, BatchSize: 1500}
-	path := filepath.Join(t.TempDir(), "fit.ckpt")
-	cut := opt
-	cut.Checkpoint = &embed.Checkpoint{Path: path, ID: "run 1"}
-	// Cut short in the first epoch, after its first two batches.
-	ctx := &cutcontext.Context{Context: context.Background(), Armed: true, After: 2}
-	if _, err := (&GNMDS{}).Fit(ctx, prob, cut); !errors.Is(err, context.Canceled) {
-		t.Fatalf("the fit cut short: err %v, want context.Canceled", err)
-	}
-	for _, tc := range []struct {
-		name string
-		id   string
-		// batch is the batch size of the fit that reads the file: 2,500
-		// makes an epoch two batches, which the file's state is past.
-		batch int
-		dim   int
-	}{
-		{"another fit", "run 2", 1500, 2},
-		{"batches of another size", "run 1", 2500, 2},
-		{"another dimension", "run 1", 1500, 3},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			other, p := opt, prob
-			other.BatchSize = tc.batch
-			other.Checkpoint = &embed.Checkpoint{Path: path, ID: tc.id}
-			p.Dim = tc.dim
-			if _, err := (&GNMDS{}).Fit(context.Background(), p, other); err == nil || !strings.Contains(err.Error(), path) {
-				t.Errorf("err %v, want one naming %s", err, path)
-			}
+// TestCheckpointResumes cuts GNMDS and CKL fits short, two epochs before
+// the rule fires, and starts them again from their checkpoints: each
+// result must be the uninterrupted fit's, bit for bit. They are cut in four
+// ways: cancelled between two epochs, or between two batches of an epoch
+// (the fit writes its state where it stops); crashed, from the state
+// written at the end of the epoch before (one batch an epoch), or after the
+// last batch but one (three batches an epoch, a checkpoint after every
+// batch).
+func TestCheckpointResumes(t *testing.T) {
+	for _, method := range []string{"gnmds", "ckl"} {
+		t.Run(method, func(t *testing.T) {
+			// Within is the batches of its epoch the checkpoint stands after.
+			checkpointFit(t, method).Resumes(t, []resumetest.Cut{
+				{Name: "cancelled between epochs", Batch: 1500, Every: time.Hour, After: 0, Within: 0},
+				{Name: "cancelled within an epoch", Batch: 1500, Every: time.Hour, After: 2, Within: 2},
+				{Name: "crashed, state of the epoch's end", Batch: 0, Every: time.Nanosecond, After: -1, Within: 0},
+				{Name: "crashed, state within the epoch", Batch: 1500, Every: time.Nanosecond, After: -1, Within: 2},
+			})
 		})
 	}
 }
 
-// TestCheckpointFailedWriteOnCancel checks that a fit cancelled where its
-// checkpoint cannot be written (its folder has become a file since the fit
-// looked for one to resume from) ends cut short, not failed, with an error
-// that names the file.
+// TestCheckpointRefusesOthers checks that a checkpoint written after the
+// first two batches of a fit is refused by another fit, one with batches of
+// 2,500 (two an epoch, which the file's state is past), and one in another
+// dimension.
+func TestCheckpointRefusesOthers(t *testing.T) {
+	checkpointFit(t, "gnmds").RefusesOthers(t, 1500, 2, []resumetest.Other{
+		{Name: "another fit", ID: "run 2", Batch: 1500},
+		{Name: "batches of another size", ID: "run 1", Batch: 2500},
+		{Name: "another dimension", ID: "run 1", Batch: 1500, Dim: 3},
+	})
+}
+
+// TestCheckpointFailedWriteOnCancel checks that a CKL fit cancelled where
+// its checkpoint cannot be written ends cut short, not failed.
 func TestCheckpointFailedWriteOnCancel(t *testing.T) {
-	prob := checkpointProblem(t)
-	folder := filepath.Join(t.TempDir(), "checkpoints")
-	path := filepath.Join(folder, "fit.ckpt")
-	opt := embed.Options{Seed: 1, MaxEpochs: 60, BatchSize: 1500, Checkpoint: &embed.Checkpoint{Path: path, ID: "run 1", Every: time.Hour}}
-	ctx := &cutcontext.Context{Context: context.Background(), Armed: true, After: 1, OnCut: func() {
-		if err := os.WriteFile(folder, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}}
-	res, err := (&CKL{Mu: cklMu}).Fit(ctx, prob, opt)
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), path) || res == nil || res.StopReason != embed.StopCanceled {
-		t.Errorf("result %v, err %v; want a fit cut short, context.Canceled and an error naming %s", res, err, path)
-	}
+	checkpointFit(t, "ckl").FailedWriteOnCancel(t, 1500)
 }

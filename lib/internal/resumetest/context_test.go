@@ -1,4 +1,4 @@
-package cutcontext
+package resumetest
 
 import (
 	"context"

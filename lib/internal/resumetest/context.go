@@ -1,7 +1,4 @@
-// Package cutcontext provides the context that oe's checkpoint tests cut
-// fits short with: one definition, so that every resumable method's tests
-// cut a fit where they mean to in the same way.
-package cutcontext
+package resumetest
 
 import "context"
 
