@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/oe-lab/oe/lib/internal/numeric"
 )
 
 // LBFGSStop says why MinimizeLBFGS returned.
@@ -80,7 +82,7 @@ func (l LBFGS) Minimize(x []float64) (iterations int, stop LBFGSStop, err error)
 		copy(x, res.X)
 		iterations = res.MajorIterations
 	}
-	lastFinite := !math.IsNaN(cached) && !math.IsInf(cached, 0) && finite(grad)
+	lastFinite := !math.IsNaN(cached) && !math.IsInf(cached, 0) && numeric.AllFinite(grad)
 	switch {
 	case conv.err != nil:
 		return iterations, 0, conv.err
@@ -118,7 +120,7 @@ func (h *iterationHook) Init(int) {}
 // Converged is called by gonum after every major iteration.
 func (h *iterationHook) Converged(loc *optimize.Location) optimize.Status {
 	h.iter++
-	if math.IsNaN(loc.F) || math.IsInf(loc.F, 0) || !finite(loc.Gradient) {
+	if math.IsNaN(loc.F) || math.IsInf(loc.F, 0) || !numeric.AllFinite(loc.Gradient) {
 		h.nonFinite = true
 		return optimize.Failure
 	}
@@ -135,13 +137,4 @@ func (h *iterationHook) Converged(loc *optimize.Location) optimize.Status {
 		return optimize.Success
 	}
 	return optimize.NotTerminated
-}
-
-func finite(v []float64) bool {
-	for _, e := range v {
-		if math.IsNaN(e) || math.IsInf(e, 0) {
-			return false
-		}
-	}
-	return true
 }
