@@ -641,6 +641,54 @@ func TestCheckpointsOfResumableRuns(t *testing.T) {
 	}
 }
 
+// TestRiskyRunsLeaveTheirTimeToResumableOnes: under a deadline, a run
+// without a checkpoint whose cost fits the time left with less than
+// costMargin to spare starts only where no resumable run comes after it to
+// use the time; with the margin to spare, or alone, it starts.
+func TestRiskyRunsLeaveTheirTimeToResumableOnes(t *testing.T) {
+	run := func(alg string) job.Canonical {
+		c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: alg, Seed: 1}.Normalize()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	plain, resumable := run("execfake"), run("execresume")
+	for _, tc := range []struct {
+		name string
+		// plainCost is the cost of the run without a checkpoint, given
+		// first, with 3 minutes left.
+		plainCost      time.Duration
+		withResumable  bool
+		wantPlain      bool
+		wantResumables int64
+	}{
+		{name: "2.5 min of 3, a resumable run after it", plainCost: 150 * time.Second, withResumable: true, wantPlain: false, wantResumables: 1},
+		{name: "2.5 min of 3, alone", plainCost: 150 * time.Second, wantPlain: true},
+		{name: "1 min of 3, a resumable run after it", plainCost: time.Minute, withResumable: true, wantPlain: true, wantResumables: 1},
+		{name: "4 min of 3, a resumable run after it", plainCost: 4 * time.Minute, withResumable: true, wantPlain: false, wantResumables: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := &Executor{Store: openStore(t, filepath.Join(t.TempDir(), "r.db")), Jobs: 1,
+				Checkpoints: filepath.Join(t.TempDir(), "r.db-checkpoints")}
+			var plainCalls, resumableCalls atomic.Int64
+			runs := []Pending{{Job: plain, Eval: fakeEval(0, &plainCalls, nil), Cost: tc.plainCost}}
+			if tc.withResumable {
+				runs = append(runs, Pending{Job: resumable, Eval: fakeEval(0, &resumableCalls, nil), Cost: time.Hour})
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			if _, err := x.ExecutePending(ctx, runs); err != nil {
+				t.Fatal(err)
+			}
+			if (plainCalls.Load() == 1) != tc.wantPlain || resumableCalls.Load() != tc.wantResumables {
+				t.Errorf("the run without a checkpoint ran %d times, the resumable one %d; want it started: %v, and %d",
+					plainCalls.Load(), resumableCalls.Load(), tc.wantPlain, tc.wantResumables)
+			}
+		})
+	}
+}
+
 // TestCheckpointEvery: the executor's interval between checkpoints reaches
 // the fit, and a deadline starts a resumable run that will not finish only
 // with two intervals left, enough for a checkpoint to keep something.
