@@ -188,9 +188,15 @@ func TestGPUFit(t *testing.T) {
 	if a, b := gpu.Trace[0].Loss, cpu.Trace[0].Loss; math.Abs(a-b) > 1e-3*b {
 		t.Errorf("first epoch's loss: GPU %v, CPU %v", a, b)
 	}
+	// The GPU's runs differ from one another (atomic adds), and so does
+	// their train error: 14 runs on an H200 (2026-11-29) gave 0.040–0.064,
+	// mean 0.053, sd 0.008, against the CPU's 0.043. A margin of 0.02 failed
+	// one run in 14; CPU + 0.04 is about 4 sd above the runs' mean, and far
+	// below the 0.5 of an embedding that learned nothing.
+	const margin = 0.04
 	eg, ec := errorOf(gpu.Embedding, train), errorOf(cpu.Embedding, train)
 	t.Logf("train error: GPU %.4f after %d epochs, CPU %.4f after %d", eg, gpu.Epochs, ec, cpu.Epochs)
-	if eg > ec+0.02 {
+	if eg > ec+margin {
 		t.Errorf("GPU train error %.4f, CPU %.4f", eg, ec)
 	}
 	// The model embeds on the CPU from the parameters copied back.
@@ -203,7 +209,7 @@ func TestGPUFit(t *testing.T) {
 	}
 	// auto picks the GPU here.
 	_, auto := fit(embed.BackendAuto)
-	if errorOf(auto.Embedding, train) > ec+0.02 {
+	if errorOf(auto.Embedding, train) > ec+margin {
 		t.Errorf("auto: train error %.4f", errorOf(auto.Embedding, train))
 	}
 }
