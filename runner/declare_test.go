@@ -136,3 +136,41 @@ func ExampleDeclare() {
 	// demo: runnerfake on 20 uniform points, λ = 2, rep 0
 	// 6 runs
 }
+
+// TestDeclareFollowsStoredResults: a run that a script declares from
+// another's result is declared once that result is stored, as the script
+// executed would declare it.
+func TestDeclareFollowsStoredResults(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	var calls atomic.Int64
+	opt := Options{Script: "testdata/follows.go", DB: db, Profile: "smoke", Eval: fakeEval(&calls),
+		Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	for i, wantDim := range []int{2, 3, 0} {
+		runs, _, err := Declare(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantDim == 0 {
+			if len(runs) != 0 {
+				t.Errorf("declaration %d: %d runs, want none: both are stored", i, len(runs))
+			}
+			break
+		}
+		if len(runs) != 1 || runs[0].Job.Config.Dim != wantDim {
+			t.Fatalf("declaration %d: %d runs (%v), want the run of d = %d alone", i, len(runs), runs, wantDim)
+		}
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := &execute.Executor{Store: st, Jobs: 1}
+		_, err = x.ExecutePending(context.Background(), runs)
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls.Load() != 2 {
+		t.Errorf("%d evaluations, want 2: each run once", calls.Load())
+	}
+}

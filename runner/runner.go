@@ -190,9 +190,14 @@ func runnable(c job.Config) error {
 // but quietly, with the database opened read-only (a missing one holds no
 // runs), recording nothing and writing no report. `oerun plan` lists the
 // runs so; `oerun run --shard` and `--budget` execute them with
-// execute.Executor's ExecutePending. skippedForData counts, by dataset, the
-// runs the script declares but left out because their dataset's files are
-// not here: they are in no plan until the files are.
+// execute.Executor's ExecutePending. The script reads the stored runs'
+// statuses and metrics as it does executed, so the runs it declares from
+// others' results (crowd.go's fits at the d its cross-validation picks)
+// are declared once those results are stored, not before: a budget plans
+// again after running them, and a Slurm array's merge reveals them to the
+// next array. skippedForData counts, by dataset, the runs the script
+// declares but left out because their dataset's files are not here: they
+// are in no plan until the files are.
 func Declare(ctx context.Context, opt Options) (runs []execute.Pending, skippedForData map[string]int, err error) {
 	opt.Quiet, opt.ReportOnly = true, false
 	opt = withDefaults(opt)

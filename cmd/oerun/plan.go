@@ -313,9 +313,10 @@ func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]exec
 // runs of all the scripts at once and executes a selection of them
 // directly, in the plan's order. A shard's runs go into its own database
 // (--db), and nothing else is written: `oerun merge` folds the shards into
-// results.db. Under a budget, the scripts then run once more, executing
-// nothing: each writes its report and, when all its runs are stored,
-// records its execution.
+// results.db. Under a budget, with time left, it plans again for the runs
+// that scripts declare from the results it stored (executeRevealed); the
+// scripts then run once more, executing nothing: each writes its report
+// and, when all its runs are stored, records its execution.
 func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.Writer) error {
 	opt := f.opt
 	planned := opt
@@ -364,7 +365,13 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 		return err
 	}
 	defer st.Close()
-	sum, left, err := plan.Execute(ctx, runner.Executor(opt, st, label), runs, deadline)
+	x := runner.Executor(opt, st, label)
+	sum, left, err := plan.Execute(ctx, x, runs, deadline)
+	if err == nil && f.budget.set && shard.N == 0 {
+		var more execute.Summary
+		more, left, outside, err = executeRevealed(ctx, f, planned, scripts, x, p.Runs, sum, left, outside, deadline, label, msgs)
+		sum = sum.Add(more)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			// Stopped (Ctrl-C, kill): the finished runs are stored.
@@ -398,6 +405,49 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 	}
 	fmt.Fprintln(msgs, " (oerun plan lists them)")
 	return nil
+}
+
+// executeRevealed goes on with a budget's time left after the runs it
+// planned: a script may declare runs from others' results (crowd.go fits
+// each method at the d its cross-validation picks), which a plan lists only
+// once those are stored. While runs were executed (ran, then each round's)
+// and the deadline is ahead, it plans the scripts again and executes the
+// runs no plan of this budget listed before, with those left, cheapest
+// first. It returns what it ran and the runs left and outside the filter,
+// as runPlanned counts them. A shard never plans again: its tasks split
+// one plan of --base, and the runs a merge reveals are the next array's.
+func executeRevealed(ctx context.Context, f *scriptFlags, planned runner.Options, scripts []string, x *execute.Executor,
+	listed []execute.Pending, ran execute.Summary, left, outside []execute.Pending, deadline time.Time, label string, msgs io.Writer) (execute.Summary, []execute.Pending, []execute.Pending, error) {
+	seen := make(map[string]bool, len(listed))
+	for _, r := range listed {
+		seen[r.Job.Key] = true
+	}
+	var sum execute.Summary
+	for ran.Ran > 0 && time.Now().Before(deadline) {
+		p, err := plan.Make(ctx, planned, scripts)
+		if err != nil {
+			return sum, left, outside, err
+		}
+		var fresh []execute.Pending
+		for _, r := range p.Runs {
+			if !seen[r.Job.Key] {
+				seen[r.Job.Key] = true
+				fresh = append(fresh, r)
+			}
+		}
+		in, out := f.filter.Apply(fresh)
+		outside = append(outside, out...)
+		if len(in) == 0 {
+			break
+		}
+		in = plan.Resumed(in, plan.Begun(in, runner.CheckpointDir(x.Store.Path())))
+		fmt.Fprintf(msgs, "%s: %d more runs declared from the results stored since, estimated %s\n", label, len(in), report.FormatCost(plan.Total(in)))
+		if ran, left, err = plan.Execute(ctx, x, plan.CheapestFirst(append(left, in...)), deadline); err != nil {
+			return sum.Add(ran), left, outside, err
+		}
+		sum = sum.Add(ran)
+	}
+	return sum, left, outside, nil
 }
 
 // writeReports runs each script executing nothing (every run it declares is

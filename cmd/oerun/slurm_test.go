@@ -464,6 +464,34 @@ func TestRunBudget(t *testing.T) {
 	}
 }
 
+// TestRunBudgetFollowsStoredResults: a budget with time left after its
+// plan plans again and executes the runs that scripts declare from the
+// results it stored (testdata/follows.go: STE's run follows SOE's result),
+// so that its reports miss none of them.
+func TestRunBudgetFollowsStoredResults(t *testing.T) {
+	dir := t.TempDir()
+	db, reports := filepath.Join(dir, "results.db"), filepath.Join(dir, "reports")
+	_, msgs, code := cli(t, "run", "--profile", "smoke", "--db", db, "--reports", reports, "--jobs", "1", "--threads", "1",
+		"--budget", "1h", "testdata/follows.go")
+	if code != 0 {
+		t.Fatal(msgs)
+	}
+	st, err := store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var algorithms string
+	st.DB().QueryRow("SELECT group_concat(algorithm || ':' || dim, ',') FROM (SELECT algorithm, dim FROM runs ORDER BY id)").Scan(&algorithms)
+	if algorithms != "soe:2,ste:3" || !strings.Contains(msgs, "budget 1h0m0s: 1 more runs declared from the results stored since, estimated ") {
+		t.Errorf("runs stored %q, want soe:2,ste:3; messages:\n%s", algorithms, msgs)
+	}
+	md, err := os.ReadFile(filepath.Join(reports, "smoke", "follows.md"))
+	if err != nil || !strings.Contains(string(md), "Profile **smoke**, 2 runs.") {
+		t.Errorf("report (%v):\n%s", err, md)
+	}
+}
+
 // TestRunMigratesDatabase: oerun run, with or without a budget, brings a
 // results database of schema version 2 (runner/store's frozen fixture) to
 // the current version before it plans, keeping its runs.

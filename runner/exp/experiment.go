@@ -86,17 +86,22 @@ type declared struct {
 // collect reads the declared runs back from the store in order, notes the
 // ones that are missing (what names them in the note) or failed, and adds
 // them to the report and to the runs the script declared. Declare-only, it
-// reads their statuses alone.
+// reads their statuses, metrics and stop reasons, not their traces or
+// embeddings.
 func (e *Experiment) collect(ctx context.Context, todo []declared, what string) Results {
 	out := make(Results, len(todo))
-	var statuses map[string]string
+	// Declaring reads the stored runs' metrics too, not only their
+	// statuses: a script may declare runs from others' results (crowd.go
+	// fits each method at the d its cross-validation picks), and a plan
+	// must list those once the results they follow from are stored.
+	var summaries map[string]store.Summary
 	if e.s.DeclareOnly {
 		keys := make([]string, len(todo))
 		for i, d := range todo {
 			keys[i] = d.job.Key
 		}
 		var err error
-		if statuses, err = e.s.Store.Statuses(ctx, keys); err != nil {
+		if summaries, err = e.s.Store.Summaries(ctx, keys); err != nil {
 			panic(fmt.Errorf("exp: %w", err))
 		}
 	}
@@ -105,8 +110,8 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 		e.s.Declare(session.Declaration{Job: d.job, Declared: d.run.declaration(), Dataset: d.used})
 		res := Result{Run: d.run, Used: d.used, Key: d.job.Key, Status: Missing}
 		if e.s.DeclareOnly {
-			if st, ok := statuses[d.job.Key]; ok {
-				res.Status = st
+			if sum, ok := summaries[d.job.Key]; ok {
+				res.Status, res.Metrics, res.StopReason = sum.Status, sum.Metrics, sum.StopReason
 			}
 		} else {
 			rec, err := e.s.Store.Get(ctx, d.job.Key)

@@ -244,6 +244,64 @@ func (s *Store) Statuses(ctx context.Context, keys []string) (map[string]string,
 	return out, nil
 }
 
+// Summary is what Summaries reads of a stored run: its status and, for an
+// OK run, its metrics and stop reason; not its trace or embedding.
+type Summary struct {
+	Status     string
+	StopReason string
+	Metrics    map[string]float64
+}
+
+// Summaries returns the Summary of each of keys that is in the database: what
+// a script reads of its runs to decide what it declares next (runner's
+// Declare), in a few queries where Get takes several a run.
+func (s *Store) Summaries(ctx context.Context, keys []string) (map[string]Summary, error) {
+	out := make(map[string]Summary, len(keys))
+	const batch = 500 // stay below SQLite's bound-variable limit
+	for from := 0; from < len(keys); from += batch {
+		part := keys[from:min(from+batch, len(keys))]
+		args := make([]any, len(part))
+		for i, k := range part {
+			args[i] = k
+		}
+		// A failed run has no metrics, so the join leaves it one row of NULLs.
+		rows, err := s.db.QueryContext(ctx, `SELECT r.key, r.status, r.stop_reason, n.name, v.value FROM runs r
+			LEFT JOIN metric_values v ON v.run_id = r.id LEFT JOIN metric_names n ON n.id = v.metric_id
+			WHERE r.key IN (`+placeholders(len(part))+")", args...)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		for rows.Next() {
+			var k, st, stop string
+			var name sql.NullString
+			var v sql.NullFloat64
+			if err := rows.Scan(&k, &st, &stop, &name, &v); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			sum, ok := out[k]
+			if !ok {
+				sum = Summary{Status: st}
+				if st == OK {
+					sum.StopReason, sum.Metrics = stop, map[string]float64{}
+				}
+			}
+			if name.Valid && sum.Metrics != nil {
+				sum.Metrics[name.String] = orNaN(v)
+			}
+			out[k] = sum
+		}
+		err = rows.Err()
+		if cerr := rows.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+	}
+	return out, nil
+}
+
 func placeholders(n int) string {
 	b := make([]byte, 0, 2*n)
 	for i := 0; i < n; i++ {

@@ -469,3 +469,55 @@ func TestOpenReadOnly(t *testing.T) {
 		t.Errorf("OpenReadOnly wrote %d bytes into an empty file", len(b))
 	}
 }
+
+// TestSummaries: Summaries reads what Get reads of a run's status, metrics
+// and stop reason, for every stored key asked (more than one batch) and no
+// other.
+func TestSummaries(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "r.db"))
+	var keys []string
+	const runs = 1203 // three batches of the query
+	for i := 0; i < runs; i++ {
+		r := record(uint64(i), 2, 3)
+		r.Outcome.Metrics[job.FitSeconds] = float64(i)
+		if i%3 == 1 {
+			r.Status, r.Error, r.Outcome = Failed, "diverged (NaN or Inf)", nil
+		}
+		if err := s.Put(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, r.Job.Key)
+	}
+	got, err := s.Summaries(ctx, append(keys, "absent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != runs {
+		t.Fatalf("%d summaries, want %d: one per stored key", len(got), runs)
+	}
+	for _, i := range []int{0, 1, 2, 600, 1201, 1202} {
+		want, err := s.Get(ctx, keys[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := got[keys[i]]
+		if sum.Status != want.Status {
+			t.Errorf("run %d: status %q, want %q", i, sum.Status, want.Status)
+		}
+		if want.Outcome == nil {
+			if sum.Metrics != nil || sum.StopReason != "" {
+				t.Errorf("failed run %d: metrics %v, stop reason %q; want none", i, sum.Metrics, sum.StopReason)
+			}
+			continue
+		}
+		if sum.StopReason != want.Outcome.StopReason || len(sum.Metrics) != len(want.Outcome.Metrics) {
+			t.Errorf("run %d: stop reason %q, %d metrics; want %q, %d", i, sum.StopReason, len(sum.Metrics), want.Outcome.StopReason, len(want.Outcome.Metrics))
+		}
+		for name, v := range want.Outcome.Metrics {
+			if g, ok := sum.Metrics[name]; !ok || !(g == v || math.IsNaN(g) && math.IsNaN(v)) {
+				t.Errorf("run %d: %s = %v (present %v), want %v", i, name, g, ok, v)
+			}
+		}
+	}
+}
