@@ -42,6 +42,15 @@
 // figures, and NamedMap draws an embedding with its items' names
 // (experiments/crowd.go).
 //
+// A script may declare runs from others' results, as crowd.go fits each
+// method at the d its cross-validation picks. `oerun plan`, `--budget` and
+// `--shard` declare a script from what the cache holds (runner.Declare),
+// so such runs are planned once the results they follow from are stored:
+// declare them only from complete results (ChooseDims leaves out a method
+// with a fold missing, and crowd.go's CKL-x waits for every fold of its μ),
+// never from some, which would plan runs the complete results may not ask
+// for.
+//
 // Mistakes in a script (an unknown dataset, a metric that does not exist)
 // panic with a message; oerun reports them with the script's file and line.
 // An algorithm that is not registered in this build, or a dataset whose
