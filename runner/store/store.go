@@ -218,30 +218,15 @@ func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
 // in the database.
 func (s *Store) Statuses(ctx context.Context, keys []string) (map[string]string, error) {
 	out := make(map[string]string, len(keys))
-	const batch = 500 // stay below SQLite's bound-variable limit
-	for from := 0; from < len(keys); from += batch {
-		part := keys[from:min(from+batch, len(keys))]
-		args := make([]any, len(part))
-		for i, k := range part {
-			args[i] = k
+	err := s.eachByKeys(ctx, "SELECT key, status FROM runs WHERE key IN (%s)", keys, func(rows *sql.Rows) error {
+		var k, st string
+		if err := rows.Scan(&k, &st); err != nil {
+			return err
 		}
-		rows, err := s.db.QueryContext(ctx, "SELECT key, status FROM runs WHERE key IN ("+placeholders(len(part))+")", args...)
-		if err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-		for rows.Next() {
-			var k, st string
-			if err := rows.Scan(&k, &st); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[k] = st
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+		out[k] = st
+		return nil
+	})
+	return out, err
 }
 
 // Summary is what Summaries reads of a stored run: its status and, for an
@@ -257,49 +242,62 @@ type Summary struct {
 // Declare), in a few queries where Get takes several a run.
 func (s *Store) Summaries(ctx context.Context, keys []string) (map[string]Summary, error) {
 	out := make(map[string]Summary, len(keys))
-	const batch = 500 // stay below SQLite's bound-variable limit
+	// A run without metrics (a failed one) is one row of NULL name and value.
+	const query = `SELECT r.key, r.status, r.stop_reason, n.name, v.value FROM runs r
+		LEFT JOIN metric_values v ON v.run_id = r.id LEFT JOIN metric_names n ON n.id = v.metric_id
+		WHERE r.key IN (%s)`
+	err := s.eachByKeys(ctx, query, keys, func(rows *sql.Rows) error {
+		var k, st, stop string
+		var name sql.NullString
+		var v sql.NullFloat64
+		if err := rows.Scan(&k, &st, &stop, &name, &v); err != nil {
+			return err
+		}
+		sum, ok := out[k]
+		if !ok {
+			sum = Summary{Status: st}
+			if st == OK {
+				sum.StopReason, sum.Metrics = stop, map[string]float64{}
+			}
+		}
+		if name.Valid && sum.Metrics != nil {
+			sum.Metrics[name.String] = orNaN(v)
+		}
+		out[k] = sum
+		return nil
+	})
+	return out, err
+}
+
+// eachByKeys runs query, whose "%s" is the list of bound keys its WHERE
+// clause takes, for keys in batches below SQLite's bound-variable limit,
+// and calls scan for each row.
+func (s *Store) eachByKeys(ctx context.Context, query string, keys []string, scan func(*sql.Rows) error) error {
+	const batch = 500
 	for from := 0; from < len(keys); from += batch {
 		part := keys[from:min(from+batch, len(keys))]
 		args := make([]any, len(part))
 		for i, k := range part {
 			args[i] = k
 		}
-		// A failed run has no metrics, so the join leaves it one row of NULLs.
-		rows, err := s.db.QueryContext(ctx, `SELECT r.key, r.status, r.stop_reason, n.name, v.value FROM runs r
-			LEFT JOIN metric_values v ON v.run_id = r.id LEFT JOIN metric_names n ON n.id = v.metric_id
-			WHERE r.key IN (`+placeholders(len(part))+")", args...)
+		rows, err := s.db.QueryContext(ctx, fmt.Sprintf(query, placeholders(len(part))), args...)
 		if err != nil {
-			return nil, fmt.Errorf("store: %w", err)
+			return fmt.Errorf("store: %w", err)
 		}
-		for rows.Next() {
-			var k, st, stop string
-			var name sql.NullString
-			var v sql.NullFloat64
-			if err := rows.Scan(&k, &st, &stop, &name, &v); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			sum, ok := out[k]
-			if !ok {
-				sum = Summary{Status: st}
-				if st == OK {
-					sum.StopReason, sum.Metrics = stop, map[string]float64{}
-				}
-			}
-			if name.Valid && sum.Metrics != nil {
-				sum.Metrics[name.String] = orNaN(v)
-			}
-			out[k] = sum
+		for rows.Next() && err == nil {
+			err = scan(rows)
 		}
-		err = rows.Err()
+		if err == nil {
+			err = rows.Err()
+		}
 		if cerr := rows.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return nil, fmt.Errorf("store: %w", err)
+			return fmt.Errorf("store: %w", err)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func placeholders(n int) string {
