@@ -380,6 +380,38 @@ func TestSlurmArrayMatchesOneProcess(t *testing.T) {
 	t.Logf("integration test %v in all", time.Since(start).Round(time.Millisecond))
 }
 
+// TestSlurmArraysFollowStoredResults: runs a script declares from others'
+// results (testdata/follows.go: STE's run follows SOE's result, t-STE's
+// STE's) are not in the array that stores those results, whose tasks split
+// one plan, but the next array, planned from the merged results.db, holds
+// them: three arrays in turn store the chain, and a fourth has nothing to
+// run.
+func TestSlurmArraysFollowStoredResults(t *testing.T) {
+	c := startCluster(t)
+	work := t.TempDir()
+	oerun := buildOerun(t, work)
+	script, err := filepath.Abs(filepath.Join("testdata", "follows.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(work, "results.db")
+	for _, want := range []string{"soe:2", "soe:2,ste:3", "soe:2,ste:3,tste:4"} {
+		_, merge := c.submit(t, oerun, work, "0", []string{"--tasks", "1", "--threads", "1"}, []string{script})
+		if state := c.wait(t, merge); state != "COMPLETED" {
+			c.fatal(t, work, "merge job %s ended %s", merge, state)
+		}
+		if got := strings.TrimSpace(query(t, db, "SELECT group_concat(algorithm || ':' || dim, ',') FROM (SELECT algorithm, dim FROM runs ORDER BY id)")); got != want {
+			t.Fatalf("after the merge job %s results.db holds %q, want %q", merge, got, want)
+		}
+	}
+	cmd := c.command(oerun, "slurm", "--profile", "smoke", "--tasks", "1", script)
+	cmd.Dir = work
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "0 runs missing from results.db at profile smoke") {
+		t.Errorf("oerun slurm after the chain (%v):\n%s", err, out)
+	}
+}
+
 // buildOerun builds oerun into dir and returns its path.
 func buildOerun(t *testing.T, dir string) string {
 	t.Helper()

@@ -1,8 +1,9 @@
 //go:build experiment
 
-// A script for oerun's command tests that declares a run from another's
-// result, as crowd.go fits each method at the d its cross-validation picks:
-// STE's run exists only once SOE's test error is stored.
+// A script for oerun's command tests that declares runs from others'
+// results in a chain, as crowd.go fits CKL-x at the μ its cross-validation
+// picks and then at the d another picks: STE's run exists only once SOE's
+// test error is stored, and t-STE's only once STE's is.
 package main
 
 import (
@@ -12,9 +13,12 @@ import (
 )
 
 func main() {
-	e := exp.Begin("Does STE's run follow from SOE's result?")
-	first := e.Run([]exp.Run{{Dataset: "uniform", N: 30, Dim: 2, Algorithm: "soe", MaxEpochs: 20, Seed: 1}})
-	if v := first[0].Value(exp.TestError); !math.IsNaN(v) {
-		e.Run([]exp.Run{{Dataset: "uniform", N: 30, Dim: 3, Algorithm: "ste", MaxEpochs: 20, Seed: 1}})
+	e := exp.Begin("Does each run of the chain SOE, STE, t-STE follow from the one before?")
+	previous := e.Run([]exp.Run{{Dataset: "uniform", N: 30, Dim: 2, Algorithm: "soe", MaxEpochs: 20, Seed: 1}})
+	if v := previous[0].Value(exp.TestError); !math.IsNaN(v) {
+		previous = e.Run([]exp.Run{{Dataset: "uniform", N: 30, Dim: 3, Algorithm: "ste", MaxEpochs: 20, Seed: 1}})
+		if v := previous[0].Value(exp.TestError); !math.IsNaN(v) {
+			e.Run([]exp.Run{{Dataset: "uniform", N: 30, Dim: 4, Algorithm: "tste", MaxEpochs: 20, Seed: 1}})
+		}
 	}
 }
