@@ -400,7 +400,7 @@ func TestSlurmArraysFollowStoredResults(t *testing.T) {
 		if state := c.wait(t, merge); state != "COMPLETED" {
 			c.fatal(t, work, "merge job %s ended %s", merge, state)
 		}
-		if got := strings.TrimSpace(query(t, db, "SELECT group_concat(algorithm || ':' || dim, ',') FROM (SELECT algorithm, dim FROM runs ORDER BY id)")); got != want {
+		if got := strings.TrimSpace(query(t, db, storedRunsQuery)); got != want {
 			t.Fatalf("after the merge job %s results.db holds %q, want %q", merge, got, want)
 		}
 	}

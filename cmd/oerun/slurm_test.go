@@ -464,6 +464,11 @@ func TestRunBudget(t *testing.T) {
 	}
 }
 
+// storedRunsQuery lists a results database's runs as algorithm:d, in the
+// order they were stored: the chain of testdata/follows.go reads
+// "soe:2,ste:3,tste:4".
+const storedRunsQuery = "SELECT group_concat(algorithm || ':' || dim, ',') FROM (SELECT algorithm, dim FROM runs ORDER BY id)"
+
 // TestRunBudgetFollowsStoredResults: a budget with time left after its
 // plan plans again, as often as new runs appear, and executes the runs that
 // scripts declare from the results it stored (testdata/follows.go: STE's
@@ -483,7 +488,7 @@ func TestRunBudgetFollowsStoredResults(t *testing.T) {
 	}
 	defer st.Close()
 	var algorithms string
-	st.DB().QueryRow("SELECT group_concat(algorithm || ':' || dim, ',') FROM (SELECT algorithm, dim FROM runs ORDER BY id)").Scan(&algorithms)
+	st.DB().QueryRow(storedRunsQuery).Scan(&algorithms)
 	if revealed := strings.Count(msgs, "budget 1h0m0s: 1 more runs declared from the results stored since, estimated "); algorithms != "soe:2,ste:3,tste:4" || revealed != 2 {
 		t.Errorf("runs stored %q, want soe:2,ste:3,tste:4; %d plans revealed a run, want 2; messages:\n%s", algorithms, revealed, msgs)
 	}
