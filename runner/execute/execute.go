@@ -185,14 +185,17 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 		}
 		sum.Elsewhere, todo = len(todo)-len(here), here
 	}
+	jobsN, threads := x.parallelism()
+	workers := min(jobsN, max(1, len(todo)))
 	var bar *progress.Bar
 	if x.Progress != nil && sum.Cached+len(todo) > 0 {
 		bar = progress.New(x.Progress, x.Experiment, sum.Cached+len(todo))
 		bar.Cached(sum.Cached)
+		if cost, known := totalCost(todo); known {
+			bar.Expect(cost, workers)
+		}
 		defer bar.Finish()
 	}
-	jobsN, threads := x.parallelism()
-	workers := min(jobsN, max(1, len(todo)))
 	ch := make(chan Pending)
 	// A token per idle worker: the feed takes one before it judges whether
 	// the next run fits the time left, so that it judges at the run's
@@ -229,7 +232,7 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 					}
 					mu.Unlock()
 					if bar != nil {
-						bar.Done(rec.Status == store.Failed)
+						bar.Done(rec.Status == store.Failed, p.Cost, rec.End.Sub(rec.Start))
 					}
 				}
 				idle <- struct{}{}
@@ -295,6 +298,17 @@ func (x *Executor) fits(p Pending, left time.Duration, resumableLater bool) bool
 		return float64(p.Cost)*costMargin <= float64(left)
 	}
 	return true
+}
+
+// totalCost sums the runs' Costs; known is false when one of them has none.
+func totalCost(runs []Pending) (total time.Duration, known bool) {
+	for _, p := range runs {
+		if p.Cost <= 0 {
+			return 0, false
+		}
+		total += p.Cost
+	}
+	return total, len(runs) > 0
 }
 
 // minResumeSlice is the least time left under a deadline for which a

@@ -17,6 +17,13 @@ type Bar struct {
 	total                int
 	done, cached, failed int
 	start                time.Time
+	// The estimates given by Expect: the runs' estimated durations not yet
+	// done, and of the executed runs done, the sum of their estimates and
+	// of the time they took; workers is how many run at once.
+	estimated        bool
+	estLeft, estDone time.Duration
+	took             time.Duration
+	workers          int
 }
 
 // New returns a bar for total runs written to w, labelled label. Finish
@@ -32,13 +39,27 @@ func (b *Bar) Cached(n int) {
 	b.line.Update(func() { b.cached += n; b.done += n })
 }
 
-// Done counts one executed run, failed or not.
-func (b *Bar) Done(failed bool) {
+// Expect gives the estimated duration of all the runs the bar will count
+// as Done, and how many of them run at once. The time left then follows the
+// estimates of the runs not yet done, scaled by how long the runs done took
+// against theirs, instead of the mean time per run so far: one that stays
+// put between two long runs, and that a quick first run (one resumed from
+// a checkpoint, a cheap run of a cheapest-first campaign) does not skew.
+func (b *Bar) Expect(total time.Duration, workers int) {
+	b.line.Update(func() { b.estimated, b.estLeft, b.workers = true, total, max(workers, 1) })
+}
+
+// Done counts one executed run, failed or not: its estimated duration est
+// (as counted in Expect; 0 when Expect was not called) and how long it took.
+func (b *Bar) Done(failed bool, est, took time.Duration) {
 	b.line.Update(func() {
 		b.done++
 		if failed {
 			b.failed++
 		}
+		b.estLeft -= est
+		b.estDone += est
+		b.took += took
 	})
 }
 
@@ -61,9 +82,23 @@ func (b *Bar) render() string {
 	elapsed := b.line.now().Sub(b.start)
 	s := fmt.Sprintf("%s [%s%s] %d/%d runs (%d cached, %d failed) %s", b.label,
 		strings.Repeat("#", filled), strings.Repeat("-", width-filled), b.done, b.total, b.cached, b.failed, elapsed.Round(time.Second))
-	if ran := b.done - b.cached; ran > 0 && b.done < b.total {
-		left := time.Duration(float64(elapsed) / float64(ran) * float64(b.total-b.done))
+	if left, ok := b.left(elapsed); ok {
 		s += fmt.Sprintf(", about %s left", left.Round(time.Second))
 	}
 	return s
+}
+
+// left estimates the time until the last run is done; ok is false before
+// any executed run is done (nothing to judge the pace by) and after the
+// last.
+func (b *Bar) left(elapsed time.Duration) (left time.Duration, ok bool) {
+	ran := b.done - b.cached
+	if ran == 0 || b.done >= b.total {
+		return 0, false
+	}
+	if b.estimated && b.estDone > 0 {
+		pace := float64(b.took) / float64(b.estDone)
+		return time.Duration(pace * float64(max(b.estLeft, 0)) / float64(b.workers)), true
+	}
+	return time.Duration(float64(elapsed) / float64(ran) * float64(b.total-b.done)), true
 }

@@ -28,14 +28,14 @@ func TestBarLogLines(t *testing.T) {
 	b, clock := testBar(&out, false, 4)
 	b.Cached(1)
 	clock.advance(time.Second) // too soon for a new line
-	b.Done(false)
+	b.Done(false, 0, 0)
 	clock.advance(HeartbeatEvery) // nothing changes for 30 s: a heartbeat
 	b.line.tick()
 	clock.advance(time.Second) // too soon after the heartbeat
 	b.line.tick()
-	b.Done(true)
+	b.Done(true, 0, 0)
 	clock.advance(10 * time.Second)
-	b.Done(false)
+	b.Done(false, 0, 0)
 	b.Finish()
 	b.Finish() // a second Finish does nothing
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -54,6 +54,46 @@ func TestBarLogLines(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "\r") {
 		t.Error("a log file got carriage returns")
+	}
+}
+
+// With estimates, the time left is the estimates of the runs not done,
+// scaled by the pace of the runs done against theirs and shared among the
+// workers: neither a quick first run nor the wait for a long one moves it.
+func TestBarTimeLeftFollowsEstimates(t *testing.T) {
+	const h = time.Hour
+	tests := []struct {
+		name    string
+		workers int
+		// each run done: its estimate and how long it took
+		done    [][2]time.Duration
+		elapsed time.Duration
+		want    string
+	}{
+		{name: "as estimated", workers: 1, done: [][2]time.Duration{{h, h}}, elapsed: h, want: "about 9h0m0s left"},
+		{name: "twice as fast, long wait since", workers: 1, done: [][2]time.Duration{{h, h / 2}}, elapsed: 5 * h, want: "about 4h30m0s left"},
+		{name: "quick resumed run first", workers: 1, done: [][2]time.Duration{{6 * time.Minute, 6 * time.Minute}}, elapsed: 2 * h, want: "about 9h54m0s left"},
+		{name: "two workers", workers: 2, done: [][2]time.Duration{{h, h}, {h, h}}, elapsed: h, want: "about 4h0m0s left"},
+		{name: "nothing executed yet", workers: 1, elapsed: h, want: ""},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		b, clock := testBar(&out, false, 10)
+		b.Expect(10*h, tt.workers)
+		for _, d := range tt.done {
+			b.Done(false, d[0], d[1])
+		}
+		clock.advance(tt.elapsed)
+		s := b.String()
+		if tt.want == "" {
+			if strings.Contains(s, "left") {
+				t.Errorf("%s: %q gives a time left", tt.name, s)
+			}
+			continue
+		}
+		if !strings.HasSuffix(s, ", "+tt.want) {
+			t.Errorf("%s: %q, want it to end in %q", tt.name, s, tt.want)
+		}
 	}
 }
 
@@ -95,7 +135,7 @@ func ExampleBar() {
 	b := New(new(bytes.Buffer), "noise", 10)
 	defer b.Finish()
 	b.Cached(4)
-	b.Done(false)
+	b.Done(false, 0, 0)
 	fmt.Println(strings.Fields(b.String())[2])
 	// Output: 5/10
 }
