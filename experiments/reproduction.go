@@ -257,7 +257,7 @@ this profile's sizes, so only their order compares.`)
 				var incomplete []string
 				for _, name := range gen.Distinct("dataset") {
 					all := gen.Where("dataset", name)
-					if m := all.Missing(); m > 0 {
+					if m := all.Await(name); m > 0 {
 						incomplete = append(incomplete, fmt.Sprintf("%s: %d of %d runs missing", name, m, len(all)))
 						continue
 					}
@@ -334,6 +334,7 @@ this profile's sizes, so only their order compares.`)
 				mnist := final.Filter(func(r exp.Result) bool { return r.Run.Dataset == "mnist" && r.Run.MaxEpochs >= 500 })
 				oenn, soe := mnist.Where("algorithm", "oenn"), mnist.Where("algorithm", "soe")
 				if oenn.Measured([]string{"oenn"}, exp.TrainError) == 0 || soe.Measured([]string{"soe"}, exp.TrainError) == 0 {
+					mnist.OfAlgorithms("oenn", "soe").Await("mnist")
 					return exp.NotChecked, "needs MNIST convergence runs of OENN and SOE to 500 epochs (the paper profile declares them): " + mnist.Shortfall()
 				}
 				at200, last := oenn.TrainErrorAt(200), oenn.TrainErrorAt(500)
@@ -930,6 +931,7 @@ this profile's sizes, so only their order compares.`)
 				ok, parts := true, []string{}
 				for _, r := range ext {
 					if r.Status != exp.OK {
+						exp.Results{r}.Await(r.Field("dataset"))
 						return exp.NotChecked, r.Field("dataset") + " " + r.Status
 					}
 					te, base := r.Value(exp.ExtensionError), r.Value(exp.TrainError)
@@ -951,7 +953,9 @@ this profile's sizes, so only their order compares.`)
 	t := exp.NewTable("§", "the paper says", "rule checked", "verdict", "numbers", "if it fails")
 	counts := map[exp.Verdict]int{}
 	for _, f := range findings {
-		v, nums := f.check()
+		// Named, the check's missing runs are what a campaign ordered by
+		// findings executes first (oerun run --order findings).
+		v, nums := e.Check(f.section+": "+f.claim, f.check)
 		counts[v]++
 		why := ""
 		if v == exp.Fail {

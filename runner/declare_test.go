@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -43,10 +44,11 @@ func TestDeclare(t *testing.T) {
 			st.before(t)
 		}
 		before := calls.Load()
-		runs, _, err := Declare(context.Background(), opt(st.script))
+		d, err := Declare(context.Background(), opt(st.script))
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
+		runs := d.Runs
 		if len(runs) != st.want || calls.Load() != before {
 			t.Errorf("%s: %d runs declared after %d evaluations, want %d after none", st.name, len(runs), calls.Load()-before, st.want)
 		}
@@ -120,16 +122,16 @@ func TestDeferLeavesTheExecutionUnrecorded(t *testing.T) {
 func ExampleDeclare() {
 	dir, _ := os.MkdirTemp("", "declare")
 	defer os.RemoveAll(dir)
-	runs, _, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "results.db"), Profile: "smoke"})
+	d, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: filepath.Join(dir, "results.db"), Profile: "smoke"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, r := range runs[:3] {
+	for _, r := range d.Runs[:3] {
 		c := r.Job.Config
 		fmt.Printf("%s: %s on %d %s points, λ = %v, rep %d\n", r.Experiment, c.Algorithm, c.N, c.Dataset, c.Lambda, c.Rep)
 	}
-	fmt.Println(len(runs), "runs")
+	fmt.Println(len(d.Runs), "runs")
 	// Output:
 	// demo: runnerfake on 20 uniform points, λ = 1, rep 0
 	// demo: runnerfake on 20 uniform points, λ = 1, rep 1
@@ -146,10 +148,11 @@ func TestDeclareFollowsStoredResults(t *testing.T) {
 	opt := Options{Script: "testdata/follows.go", DB: db, Profile: "smoke", Eval: fakeEval(&calls),
 		Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
 	for i, wantDim := range []int{2, 3, 0} {
-		runs, _, err := Declare(context.Background(), opt)
+		d, err := Declare(context.Background(), opt)
 		if err != nil {
 			t.Fatal(err)
 		}
+		runs := d.Runs
 		if wantDim == 0 {
 			if len(runs) != 0 {
 				t.Errorf("declaration %d: %d runs, want none: both are stored", i, len(runs))
@@ -172,5 +175,65 @@ func TestDeclareFollowsStoredResults(t *testing.T) {
 	}
 	if calls.Load() != 2 {
 		t.Errorf("%d evaluations, want 2: each run once", calls.Load())
+	}
+}
+
+// TestDeclareAwaitsChecks: the groups of runs that a script's checks
+// compare (exp's Check and EveryGroup) are declared with the runs they
+// still lack, under the check's name, until every run of a group is stored.
+func TestDeclareAwaitsChecks(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "r.db")
+	emptyDB(t, db)
+	var calls atomic.Int64
+	opt := Options{Script: "testdata/checks.go", DB: db, Profile: "smoke", Eval: fakeEval(&calls)}
+	// awaited returns the groups Declare says the check waits for, as
+	// "check, group: the λ of its runs ×count", and the runs declared.
+	awaited := func() ([]string, []execute.Pending) {
+		t.Helper()
+		d, err := Declare(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lambda := map[string]float64{}
+		for _, r := range d.Runs {
+			lambda[r.Job.Key] = r.Job.Config.Lambda
+		}
+		var got []string
+		for _, a := range d.Awaited {
+			var lambdas []string
+			for _, k := range a.Keys {
+				lambdas = append(lambdas, fmt.Sprint(lambda[k]))
+			}
+			got = append(got, fmt.Sprintf("%s, %s: %v", a.Check, a.Group, lambdas))
+		}
+		return got, d.Runs
+	}
+	got, runs := awaited()
+	want := []string{"test error below 0.5, λ 1: [1 1]", "test error below 0.5, λ 2: [2 2]", "test error below 0.5, λ 4: [4 4]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("with no run stored the check awaits %q, want %q", got, want)
+	}
+	// Store one run of λ = 1 and both of λ = 2 (the runner's fake ones).
+	var some []execute.Pending
+	stored := map[float64]int{}
+	for _, r := range runs {
+		if c := r.Job.Config; c.Algorithm == "runnerfake" && (c.Lambda == 2 || (c.Lambda == 1 && stored[1] == 0)) {
+			stored[c.Lambda]++
+			some = append(some, r)
+		}
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&execute.Executor{Store: st, Jobs: 1}).ExecutePending(context.Background(), some); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	got, _ = awaited()
+	want = []string{"test error below 0.5, λ 1: [1]", "test error below 0.5, λ 4: [4 4]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("with λ = 2 stored and one run of λ = 1 the check awaits %q, want %q", got, want)
 	}
 }

@@ -98,9 +98,29 @@ type Result struct {
 	// SkippedForData counts, by dataset, the runs the script left out
 	// because their dataset's files are missing here.
 	SkippedForData map[string]int
-	// declared are the runs the script declared or read, in order.
+	// declared are the runs the script declared or read, in order, and
+	// awaited the groups of runs its checks wait for.
 	declared []session.Declaration
+	awaited  []session.Awaited
 }
+
+// Declared is what Declare finds a script declares.
+type Declared struct {
+	// Runs are the runs the database lacks.
+	Runs []execute.Pending
+	// SkippedForData counts, by dataset, the runs the script declares but
+	// left out because their dataset's files are not here: they are in no
+	// plan until the files are.
+	SkippedForData map[string]int
+	// Awaited are the groups of runs that the script's checks of the
+	// paper's findings compare (exp's Check: experiments/reproduction.go)
+	// while the database lacks some of them, in the order the checks
+	// noted them: a check is judged on a group once its runs are stored.
+	Awaited []Awaited
+}
+
+// Awaited is a group of runs a check waits for (see Declared).
+type Awaited = session.Awaited
 
 // Run executes the script as opt says and writes its report into
 // ReportsDir(opt). A failed run does not make Run fail; a mistake in the
@@ -195,30 +215,29 @@ func runnable(c job.Config) error {
 // others' results (crowd.go's fits at the d its cross-validation picks)
 // are declared once those results are stored, not before: a budget plans
 // again after running them, and a Slurm array's merge reveals them to the
-// next array. skippedForData counts, by dataset, the runs the script
-// declares but left out because their dataset's files are not here: they
-// are in no plan until the files are.
-func Declare(ctx context.Context, opt Options) (runs []execute.Pending, skippedForData map[string]int, err error) {
+// next array.
+func Declare(ctx context.Context, opt Options) (Declared, error) {
 	opt.Quiet, opt.ReportOnly = true, false
 	opt = withDefaults(opt)
 	if err := checkProfile(opt.Profile); err != nil {
-		return nil, nil, err
+		return Declared{}, err
 	}
 	if _, err := os.Stat(opt.Script); err != nil {
-		return nil, nil, err
+		return Declared{}, err
 	}
 	st, done, err := openToDeclare(opt.DB)
 	if err != nil {
-		return nil, nil, err
+		return Declared{}, err
 	}
 	defer done()
 	opt.declareOnly = true
+	var runs []execute.Pending
 	opt.Defer = func(p []execute.Pending) { runs = append(runs, p...) }
 	res, err := run(ctx, opt, st, nil)
 	if err != nil {
-		return nil, nil, err
+		return Declared{}, err
 	}
-	return execute.Unique(runs), res.SkippedForData, nil
+	return Declared{Runs: execute.Unique(runs), SkippedForData: res.SkippedForData, Awaited: res.awaited}, nil
 }
 
 // openToDeclare opens the database at path read-only for declaring scripts,
@@ -409,7 +428,7 @@ func run(ctx context.Context, opt Options, st *store.Store, parent *session.Sess
 	s.Lock()
 	doc, sum := s.Doc, s.Summary
 	s.Unlock()
-	res.Summary, res.Doc, res.Deferred, res.declared = sum, doc, int(deferred.Load()), s.Declared()
+	res.Summary, res.Doc, res.Deferred, res.declared, res.awaited = sum, doc, int(deferred.Load()), s.Declared(), s.Awaited()
 	res.SkippedForData = s.SkippedForData()
 	if doc == nil {
 		return res, errors.New(opt.Script + ": the script never called exp.Begin, so there is no report")

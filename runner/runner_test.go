@@ -484,9 +484,9 @@ func TestSkippedForDataIsNotRecorded(t *testing.T) {
 	}
 	// Declaring (oerun plan) counts the run it cannot plan, rather than
 	// passing it over in silence.
-	runs, skipped, err := Declare(context.Background(), Options{Script: script, DB: filepath.Join(dir, "empty.db"), Profile: "smoke"})
-	if err != nil || len(runs) != 1 || !maps.Equal(skipped, map[string]int{"mnist": 1}) {
-		t.Errorf("Declare without mnist's files: %d runs, skipped %v (%v), want the uniform run and mnist's counted", len(runs), skipped, err)
+	d, err := Declare(context.Background(), Options{Script: script, DB: filepath.Join(dir, "empty.db"), Profile: "smoke"})
+	if err != nil || len(d.Runs) != 1 || !maps.Equal(d.SkippedForData, map[string]int{"mnist": 1}) {
+		t.Errorf("Declare without mnist's files: %d runs, skipped %v (%v), want the uniform run and mnist's counted", len(d.Runs), d.SkippedForData, err)
 	}
 }
 

@@ -96,10 +96,11 @@ func TestExperimentScriptsSmoke(t *testing.T) {
 		if script == reproduction {
 			continue
 		}
-		runs, _, err := Declare(context.Background(), Options{Script: script, DB: filepath.Join(dir, "none.db"), Profile: "smoke"})
+		d, err := Declare(context.Background(), Options{Script: script, DB: filepath.Join(dir, "none.db"), Profile: "smoke"})
 		if err != nil {
 			t.Fatal(err)
 		}
+		runs := d.Runs
 		for _, r := range runs {
 			anySection[r.Job.Key] = true
 		}

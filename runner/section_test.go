@@ -82,10 +82,11 @@ func TestSectionWhereNothingIsExecuted(t *testing.T) {
 	var calls atomic.Int64
 	storeMissing := func(k int) { // stores the first k of demo's runs the database lacks
 		t.Helper()
-		runs, _, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: db, Profile: "smoke", Eval: fakeEval(&calls)})
+		d, err := Declare(context.Background(), Options{Script: "testdata/demo.go", DB: db, Profile: "smoke", Eval: fakeEval(&calls)})
 		if err != nil {
 			t.Fatal(err)
 		}
+		runs := d.Runs
 		st, err := store.Open(db)
 		if err != nil {
 			t.Fatal(err)

@@ -74,6 +74,16 @@ func filterFlags(fs *flag.FlagSet, f *plan.Filter) {
 	})
 }
 
+// orderFlag adds --order, the order of oerun run --budget's runs (and of
+// oerun plan's list).
+func orderFlag(fs *flag.FlagSet, o *plan.Order) {
+	fs.Func("order", "`cheapest` runs first, or findings: first the runs that let the most checks of reproduction.go be judged for their cost (give it among the scripts)", func(v string) error {
+		var err error
+		*o, err = plan.ParseOrder(v)
+		return err
+	})
+}
+
 func planCommand(args []string) error {
 	fs := newFlags("plan", "[flags] experiments/X.go ...")
 	opt := runner.Options{}
@@ -82,6 +92,8 @@ func planCommand(args []string) error {
 	fs.StringVar(&opt.Profile, "profile", runner.DefaultProfile, "scale of the experiment: smoke, quick or paper")
 	fs.BoolVar(&opt.RetryFailed, "retry-failed", false, "count runs recorded as failed as missing")
 	filterFlags(fs, &filter)
+	order := plan.Cheapest
+	orderFlag(fs, &order)
 	shards := fs.Int("shards", 1, "show how the runs split over this many shards (Slurm array tasks); with 1, runs begun in the database's checkpoints count what is left")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	by := fs.String("by", "", "instead of a row per run, a row per `algorithm`, experiment or size (n ≤ 2,000, ≤ 10,000, more): runs and estimate")
@@ -118,11 +130,67 @@ func planCommand(args []string) error {
 		p.Runs = plan.Resumed(p.Runs, begun)
 		split = [][]execute.Pending{p.Runs}
 	}
+	var steps []plan.Step
+	beyond := 0
+	if order == plan.Findings {
+		p.Runs, steps, beyond = plan.FindingsFirst(p.Runs, p.Awaited)
+		if *shards == 1 {
+			split = [][]execute.Pending{p.Runs}
+		}
+	}
 	if *asJSON {
-		return writePlanJSON(os.Stdout, opt, p, split, left, begun)
+		return writePlanJSON(os.Stdout, opt, p, split, left, begun, steps)
 	}
 	writePlan(os.Stdout, opt, p, split, filter, left, begun, *by, group)
+	if order == plan.Findings && group == nil {
+		writeSteps(os.Stdout, steps, beyond)
+	}
 	return nil
+}
+
+// writeSteps prints the steps of the findings' order (plan.FindingsFirst):
+// what each costs, in all so far, and the checks it lets be judged.
+func writeSteps(w io.Writer, steps []plan.Step, beyond int) {
+	fmt.Fprintf(w, "findings first: %s\n", findingsNote(steps, beyond))
+	if len(steps) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "step\truns\testimate\tby then\tlets be judged")
+	var cum time.Duration
+	for i, s := range steps {
+		cum += plan.Total(s.Runs)
+		first := s.Completes[0]
+		judged := fmt.Sprintf("%s, on %s", shorten(first.Check, 70), first.Group)
+		if len(s.Completes) > 1 {
+			judged += fmt.Sprintf(" (and %d more)", len(s.Completes)-1)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\n", i+1, len(s.Runs), report.FormatCost(plan.Total(s.Runs)), report.FormatCost(cum), judged)
+	}
+	tw.Flush()
+}
+
+// findingsNote says what the steps of the findings' order let be judged,
+// and how many checks wait on runs beyond them.
+func findingsNote(steps []plan.Step, beyond int) string {
+	checks, runs := 0, 0
+	var total time.Duration
+	for _, s := range steps {
+		checks += len(s.Completes)
+		runs += len(s.Runs)
+		total += plan.Total(s.Runs)
+	}
+	return fmt.Sprintf("the first %d runs (estimated %s) let %d checks be judged on a group each, in %d steps; %d more wait on runs not listed here",
+		runs, report.FormatCost(total), checks, len(steps), beyond)
+}
+
+// shorten cuts s to at most n runes, marking a cut with "…".
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // planGroups are the groupings of --by: the group of a run ("" is no
@@ -264,6 +332,21 @@ type planJSON struct {
 	// SkippedForData counts, by dataset, the runs the scripts declare
 	// but the plan lacks because the dataset's files are not here.
 	SkippedForData map[string]int `json:"skipped_for_data,omitempty"`
+	// Steps are the findings' order's steps (--order findings), whose
+	// runs come first in Runs, in that order.
+	Steps []stepJSON `json:"steps,omitempty"`
+}
+
+type stepJSON struct {
+	Runs        int           `json:"runs"`
+	CostSeconds float64       `json:"cost_seconds"`
+	Completes   []checkedJSON `json:"completes"`
+}
+
+// checkedJSON is a group of runs a check is judged on once they are stored.
+type checkedJSON struct {
+	Check string `json:"check"`
+	Group string `json:"group"`
 }
 
 type runJSON struct {
@@ -291,7 +374,7 @@ type shardJSON struct {
 	CostSeconds float64 `json:"cost_seconds"`
 }
 
-func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, left []execute.Pending, begun map[string]embed.CheckpointHeader) error {
+func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]execute.Pending, left []execute.Pending, begun map[string]embed.CheckpointHeader, steps []plan.Step) error {
 	out := planJSON{Database: opt.DB, Profile: opt.Profile, CalibratedOn: p.Model.Calibrated, Speed: p.Model.Speed, Count: len(p.Runs),
 		TotalSeconds: plan.Total(p.Runs).Seconds(), Runs: []runJSON{}, LeftOut: len(left), LeftOutSeconds: plan.Total(left).Seconds(),
 		SkippedForData: p.SkippedForData}
@@ -303,6 +386,13 @@ func writePlanJSON(w io.Writer, opt runner.Options, p *plan.Plan, split [][]exec
 	}
 	for i, sh := range split {
 		out.Shards = append(out.Shards, shardJSON{Shard: plan.Shard{I: i, N: len(split)}.String(), Runs: len(sh), CostSeconds: plan.Total(sh).Seconds()})
+	}
+	for _, s := range steps {
+		st := stepJSON{Runs: len(s.Runs), CostSeconds: plan.Total(s.Runs).Seconds()}
+		for _, a := range s.Completes {
+			st.Completes = append(st.Completes, checkedJSON{Check: a.Check, Group: a.Group})
+		}
+		out.Steps = append(out.Steps, st)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -343,16 +433,28 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 	}
 	var deadline time.Time
 	var begun map[string]embed.CheckpointHeader
+	orderNote := ""
 	if f.budget.set {
 		begun = plan.Begun(runs, runner.CheckpointDir(opt.DB))
 		runs = plan.Resumed(runs, begun)
-		runs, deadline = plan.CheapestFirst(runs), start.Add(f.budget.d)
+		deadline = start.Add(f.budget.d)
 		label = strings.TrimPrefix(label+", budget "+f.budget.d.String(), ", ")
+		if f.order == plan.Findings {
+			var steps []plan.Step
+			var beyond int
+			runs, steps, beyond = plan.FindingsFirst(runs, p.Awaited)
+			orderNote = "ordered by findings: " + findingsNote(steps, beyond)
+		} else {
+			runs = plan.CheapestFirst(runs)
+		}
 	}
 	fmt.Fprintf(msgs, "%s: %d of the %d runs missing from %s at profile %s, estimated %s\n", label, len(runs), len(p.Runs), planned.DB,
 		opt.Profile, report.FormatCost(plan.Total(runs)))
 	if len(begun) > 0 {
 		fmt.Fprintf(msgs, "%s: %s\n", label, begunNote(begun, runner.CheckpointDir(opt.DB)))
+	}
+	if orderNote != "" {
+		fmt.Fprintf(msgs, "%s: %s\n", label, orderNote)
 	}
 	if !f.filter.IsZero() {
 		fmt.Fprintf(msgs, "%s: %s leaves out %d of them, estimated %s\n", label, f.filter, len(outside), report.FormatCost(plan.Total(outside)))
@@ -412,10 +514,11 @@ func runPlanned(ctx context.Context, f *scriptFlags, scripts []string, msgs io.W
 // each method at the d its cross-validation picks), which a plan lists only
 // once those are stored. While runs were executed (ran, then each round's)
 // and the deadline is ahead, it plans the scripts again and executes the
-// runs no plan of this budget listed before, with those left, cheapest
-// first. It returns what it ran and the runs left and outside the filter,
-// as runPlanned counts them. A shard never plans again: its tasks split
-// one plan of --base, and the runs a merge reveals are the next array's.
+// runs no plan of this budget listed before, with those left, in the
+// budget's order (--order). It returns what it ran and the runs left and
+// outside the filter, as runPlanned counts them. A shard never plans again:
+// its tasks split one plan of --base, and the runs a merge reveals are the
+// next array's.
 func executeRevealed(ctx context.Context, f *scriptFlags, planned runner.Options, scripts []string, x *execute.Executor,
 	listed []execute.Pending, ran execute.Summary, left, outside []execute.Pending, deadline time.Time, label string, msgs io.Writer) (execute.Summary, []execute.Pending, []execute.Pending, error) {
 	seen := make(map[string]bool, len(listed))
@@ -442,7 +545,7 @@ func executeRevealed(ctx context.Context, f *scriptFlags, planned runner.Options
 		}
 		in = plan.Resumed(in, plan.Begun(in, runner.CheckpointDir(x.Store.Path())))
 		fmt.Fprintf(msgs, "%s: %d more runs declared from the results stored since, estimated %s\n", label, len(in), report.FormatCost(plan.Total(in)))
-		if ran, left, err = plan.Execute(ctx, x, plan.CheapestFirst(append(left, in...)), deadline); err != nil {
+		if ran, left, err = plan.Execute(ctx, x, f.order.Sort(append(left, in...), p.Awaited), deadline); err != nil {
 			return sum.Add(ran), left, outside, err
 		}
 		sum = sum.Add(ran)

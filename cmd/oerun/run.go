@@ -34,6 +34,8 @@ type scriptFlags struct {
 	shard, base string
 	budget      budgetFlag
 	filter      plan.Filter
+	// order is the order a budget executes its runs in.
+	order plan.Order
 }
 
 // checkpointEveryUsage describes --checkpoint-every, of oerun run and of the
@@ -42,7 +44,7 @@ const checkpointEveryUsage = "write a resumable run's checkpoint at most this of
 
 func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *scriptFlags) {
 	fs := newFlags(name, synopsis)
-	f := &scriptFlags{}
+	f := &scriptFlags{order: plan.Cheapest}
 	fs.StringVar(&f.opt.DB, "db", runner.DefaultDB, "results database (SQLite)")
 	fs.StringVar(&f.opt.Reports, "reports", runner.DefaultReports, "folder the reports are written to")
 	fs.StringVar(&f.opt.Profile, "profile", runner.DefaultProfile, "scale of the experiment: smoke, quick or paper")
@@ -54,7 +56,8 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.DurationVar(&f.opt.CheckpointEvery, "checkpoint-every", embed.DefaultCheckpointEvery, checkpointEveryUsage)
 		fs.StringVar(&f.shard, "shard", "", "execute only shard `I/N` (from 0) of the runs missing from --base, into --db (a Slurm array task's)")
 		fs.StringVar(&f.base, "base", runner.DefaultDB, "with --shard: the database whose missing runs are split (read only)")
-		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first until this `duration` is spent, then write the reports (0: execute none)")
+		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first (see --order) until this `duration` is spent, then write the reports (0: execute none)")
+		orderFlag(fs, &f.order)
 		filterFlags(fs, &f.filter)
 	} else {
 		fs.BoolVar(&f.opt.Force, "force", false, "replace a report even if it shows more runs, or another profile, than the rebuilt one")
@@ -90,6 +93,9 @@ func runScripts(name string, args []string, reportOnly bool) error {
 	f.opt.Quiet = quiet(fs)
 	if !f.filter.IsZero() && f.shard == "" && !f.budget.set {
 		return usageErrorf("%s selects the runs of --budget or --shard: give one of them", f.filter)
+	}
+	if f.order != plan.Cheapest && !f.budget.set {
+		return usageErrorf("--order %s orders the runs of --budget: give it", f.order)
 	}
 	if f.opt.CheckpointEvery <= 0 && !reportOnly {
 		return usageErrorf("--checkpoint-every %v: want a positive duration", f.opt.CheckpointEvery)

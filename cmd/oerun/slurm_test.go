@@ -269,7 +269,7 @@ func TestPlanJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := writePlanJSON(&buf, opt, p, plan.Split(p.Runs, 2), nil, nil); err != nil {
+	if err := writePlanJSON(&buf, opt, p, plan.Split(p.Runs, 2), nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	var got planJSON

@@ -31,7 +31,12 @@
 // date (experiments/reproduction.go reads every section so). It checks the
 // paper's findings with the Results methods of findings.go (Argmin, Rank,
 // Endpoints, MedianCurve, Slope, EveryDataset, ...), each tested, so that a
-// PASS or FAIL verdict rests on tested rules.
+// PASS or FAIL verdict rests on tested rules. A rule is judged on a group
+// of runs (a dataset) only once all of them are stored; made through
+// e.Check, a rule's groups still missing runs are noted as it awaits them
+// (EveryGroup does, and Await for a rule that groups runs itself), and
+// `oerun run --budget --order findings` executes first the runs that let
+// the most checks be judged for their cost.
 //
 // Datasets of comparisons people answered (lib/datasets KindComparisons,
 // e.g. material) have no points: their runs are declared with

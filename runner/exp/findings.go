@@ -12,6 +12,7 @@ import (
 	"github.com/oe-lab/oe/lib/datasets"
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/plot"
+	"github.com/oe-lab/oe/runner/internal/session"
 	"github.com/oe-lab/oe/runner/report"
 )
 
@@ -50,17 +51,14 @@ func VerdictOf(holds bool) Verdict {
 // method the rule compares has no value there) make the group not
 // applicable too. Scope a rule that compares some methods only to them
 // first (OfAlgorithms), so that the missing runs of others do not hold it
-// back. The count of missing runs comes with their estimated cost where the
-// execution has a cost model (oerun run and plan). The finding passes when
-// the rule holds on every judged group for
-// share 1, or on more than share of them for a share below 1 (0.5: "on
-// most"). The returned numbers list each group with ✓, ✗ or – (not
+// back. Each group with missing runs is awaited (Await), under the check
+// being made (Check). The count of missing runs comes with their estimated
+// cost where the execution has a cost model (oerun run and plan). The
+// finding passes when the rule holds on every judged group for share 1, or
+// on more than share of them for a share below 1 (0.5: "on most"). The returned numbers list each group with ✓, ✗ or – (not
 // applicable). Without OK results, or with no group judged, the verdict is
 // NotChecked.
 func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool, string), share float64) (Verdict, string) {
-	if len(rs.Filter(func(r Result) bool { return r.Status == OK })) == 0 {
-		return NotChecked, "no runs to check it on: " + rs.Shortfall()
-	}
 	var keys []string
 	groups := map[string]Results{}
 	for _, r := range rs {
@@ -70,11 +68,17 @@ func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool
 		}
 		groups[k] = append(groups[k], r)
 	}
+	if len(rs.Filter(func(r Result) bool { return r.Status == OK })) == 0 {
+		for _, k := range keys {
+			groups[k].Await(k)
+		}
+		return NotChecked, "no runs to check it on: " + rs.Shortfall()
+	}
 	held, judged := 0, 0
 	var parts []string
 	for _, k := range keys {
 		g := groups[k]
-		if missing := g.Missing(); missing > 0 {
+		if missing := g.Await(k); missing > 0 {
 			cost := ""
 			if c := g.missingCost(); c > 0 {
 				cost = " (estimated " + report.FormatCost(c) + ")"
@@ -108,6 +112,36 @@ func (rs Results) EveryGroup(group func(Result) string, rule func(Results) (bool
 		pass = float64(held) > share*float64(judged)
 	}
 	return VerdictOf(pass), fmt.Sprintf("%d of %d hold — %s", held, judged, strings.Join(parts, "; "))
+}
+
+// Check makes one of the script's checks of a finding, check, named label
+// (experiments/reproduction.go: the paper's section and the rule): the
+// groups of runs it compares that the store lacks runs of (EveryGroup,
+// Await) are noted under that name, so that a campaign can execute first the
+// runs that let checks be judged (oerun run --order findings). It returns
+// what check returns.
+func (e *Experiment) Check(label string, check func() (Verdict, string)) (Verdict, string) {
+	previous := e.s.SetCheck(label)
+	defer e.s.SetCheck(previous)
+	return check()
+}
+
+// Await notes that the check being made (Check) compares the results rs as
+// one group, named group (a dataset), and waits for those of them still
+// missing; it returns how many are. EveryGroup awaits each of its groups; a
+// rule that groups results itself calls Await for each of its groups, where
+// it would count Missing. Outside an experiment (tests) it only counts.
+func (rs Results) Await(group string) int {
+	var keys []string
+	for _, r := range rs {
+		if r.Status == Missing {
+			keys = append(keys, r.Key)
+		}
+	}
+	if s := session.Current(); s != nil && len(keys) > 0 {
+		s.Await(group, keys)
+	}
+	return len(keys)
 }
 
 // missingCost sums the estimated costs of the missing results (0 without a

@@ -33,6 +33,10 @@ type Plan struct {
 	// left out because their dataset's files are not here (OE_DATA), and
 	// so are not in Runs.
 	SkippedForData map[string]int
+	// Awaited are the groups of runs that the scripts' checks of the
+	// paper's findings wait for (runner.Declared), which FindingsFirst
+	// orders the runs by.
+	Awaited []runner.Awaited
 }
 
 // SkippedNote says which runs the plan lacks for want of their data files,
@@ -66,19 +70,21 @@ func Make(ctx context.Context, opt runner.Options, scripts []string) (*Plan, err
 	}
 	opt.Stdout, opt.Stderr = io.Discard, io.Discard
 	var all []execute.Pending
+	var awaited []runner.Awaited
 	skipped := map[string]int{}
 	for _, script := range scripts {
 		opt.Script = script
-		runs, noData, err := runner.Declare(ctx, opt)
+		d, err := runner.Declare(ctx, opt)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", script, err)
 		}
-		all = append(all, runs...)
-		for dataset, n := range noData {
+		all = append(all, d.Runs...)
+		awaited = append(awaited, d.Awaited...)
+		for dataset, n := range d.SkippedForData {
 			skipped[dataset] += n
 		}
 	}
-	p := &Plan{Model: model, Runs: execute.Unique(all), SkippedForData: skipped}
+	p := &Plan{Model: model, Runs: execute.Unique(all), SkippedForData: skipped, Awaited: awaited}
 	for i := range p.Runs {
 		p.Runs[i].Cost = model.Estimate(p.Runs[i].Job.Config)
 	}

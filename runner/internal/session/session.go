@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"maps"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -64,6 +65,46 @@ type Session struct {
 	// skippedForData counts, by dataset, the runs skipped because their
 	// data is not here (SkipForData).
 	skippedForData map[string]int
+	// check names the check the script is making (SetCheck), and awaited
+	// are the groups of runs its checks wait for (Await), in order.
+	check   string
+	awaited []Awaited
+}
+
+// Awaited is a group of runs that one of a script's checks compares (a
+// finding of experiments/reproduction.go on one dataset) while the store
+// lacks some of them: the check is judged there once they are stored.
+type Awaited struct {
+	// Check names the check and Group the group ("4.8: …" and "mnist
+	// (fmnist)").
+	Check, Group string
+	// Keys are the keys of the group's runs the store lacks.
+	Keys []string
+}
+
+// SetCheck names the check the script makes from now on (empty: none), which
+// the groups it awaits are noted under, and returns the name it replaces.
+func (s *Session) SetCheck(check string) (previous string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	previous, s.check = s.check, check
+	return previous
+}
+
+// Await notes that the current check compares a group of runs that the
+// store lacks the runs keys of.
+func (s *Session) Await(group string, keys []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.awaited = append(s.awaited, Awaited{Check: s.check, Group: group, Keys: slices.Clone(keys)})
+}
+
+// Awaited returns the groups the script's checks await, in the order they
+// were noted.
+func (s *Session) Awaited() []Awaited {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.awaited)
 }
 
 // SkipForData notes that the script left out a run because its dataset's
