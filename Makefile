@@ -46,27 +46,26 @@ reproduce: build
 	bin/oerun run --profile $(PROFILE) --jobs $(JOBS) experiments/*.go
 
 # campaign spends BUDGET (a duration: 2h, 90m) on the paper profile at low
-# priority (nice), cheapest runs first, then writes reports/paper/ and says
-# what remains (runs, estimated cost). It can be stopped at any moment (Ctrl-C,
-# kill, a lost machine): every finished run is stored, one in flight leaves
-# nothing (an OENN run its checkpoint, results.db-checkpoints/, to go on
-# from); run it again to go on. Runs of any size are taken, cheapest
-# first: the budget keeps out what does not fit (on 2026-11-27 the 1,500
-# cheapest runs left, seconds each, were of 10,000 to 105,600 items: Birch,
-# worms, uniform). MAX_ITEMS limits it to the runs of at most that many
-# items (7291: USPS's size, and with it every run of at most 2,000 items),
-# EXCLUDE leaves out methods (a,b: those whose versions are about to
-# change), and ORDER=findings executes first the runs that let the most
-# checks of reproduction.md be judged for their cost. The scripts keep the
-# 2-D views their figures draw, not the embeddings (at USPS size 2.5 KB, the
-# labels stored once, where the embedding in d = 50 is 1.35 MB), so every
-# panel is stored; MAX_EMBEDDING
-# limits what is stored (oerun's --max-embedding, in values).
+# priority (nice), first the runs that let the most checks of
+# reproduction.md be judged for their cost (ORDER=cheapest: the cheapest
+# runs first), then writes reports/paper/ and says what remains (runs,
+# estimated cost). It can be stopped at any moment (Ctrl-C, kill, a lost
+# machine): every finished run is stored, one in flight leaves nothing (an
+# OENN run its checkpoint, results.db-checkpoints/, to go on from); run it
+# again to go on. Runs of any size are taken: the budget keeps out what does
+# not fit (on 2026-11-27 the 1,500 cheapest runs left, seconds each, were of
+# 10,000 to 105,600 items: Birch, worms, uniform). MAX_ITEMS limits it to
+# the runs of at most that many items (7291: USPS's size, and with it every
+# run of at most 2,000 items), and EXCLUDE leaves out methods (a,b: those
+# whose versions are about to change). The scripts keep the 2-D views their
+# figures draw, not the embeddings (at USPS size 2.5 KB, the labels stored
+# once, where the embedding in d = 50 is 1.35 MB), so every panel is stored;
+# MAX_EMBEDDING limits what is stored (oerun's --max-embedding, in values).
 BUDGET ?= 2h
 MAX_ITEMS ?=
 MAX_EMBEDDING ?=
 EXCLUDE ?=
-ORDER ?= cheapest
+ORDER ?= findings
 campaign: build
 	nice -n 19 bin/oerun run --profile paper --budget $(BUDGET) --order $(ORDER) --jobs $(JOBS) $(if $(MAX_ITEMS),--max-items $(MAX_ITEMS)) \
 		$(if $(MAX_EMBEDDING),--max-embedding $(MAX_EMBEDDING)) $(if $(EXCLUDE),--exclude-algorithms $(EXCLUDE)) experiments/*.go
