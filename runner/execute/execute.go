@@ -190,10 +190,15 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 	var bar *progress.Bar
 	if x.Progress != nil && sum.Cached+len(todo) > 0 {
 		bar = progress.New(x.Progress, x.Experiment, sum.Cached+len(todo))
-		bar.Cached(sum.Cached)
+		// The deadline and the estimates first: in a log the first line is
+		// drawn at once, the next only 30 seconds later.
+		if deadline, ok := ctx.Deadline(); ok {
+			bar.Until(deadline)
+		}
 		if cost, known := totalCost(todo); known {
 			bar.Expect(cost, workers)
 		}
+		bar.Cached(sum.Cached)
 		defer bar.Finish()
 	}
 	ch := make(chan Pending)

@@ -24,6 +24,8 @@ type Bar struct {
 	estLeft, estDone time.Duration
 	took             time.Duration
 	workers          int
+	// deadline is when the runs stop (Until; zero: none).
+	deadline time.Time
 }
 
 // New returns a bar for total runs written to w, labelled label. Finish
@@ -47,6 +49,14 @@ func (b *Bar) Cached(n int) {
 // a checkpoint, a cheap run of a cheapest-first campaign) does not skew.
 func (b *Bar) Expect(total time.Duration, workers int) {
 	b.line.Update(func() { b.estimated, b.estLeft, b.workers = true, total, max(workers, 1) })
+}
+
+// Until says that the runs stop at deadline, a budget's end: where the
+// estimated time left runs past it, or before there is one, the bar shows
+// the time left until then instead ("2h0m0s left of the budget"), not the
+// days the runs missing would take.
+func (b *Bar) Until(deadline time.Time) {
+	b.line.Update(func() { b.deadline = deadline })
 }
 
 // Done counts one executed run, failed or not: its estimated duration est
@@ -79,10 +89,15 @@ func (b *Bar) render() string {
 	if b.total > 0 {
 		filled = width * b.done / b.total
 	}
-	elapsed := b.line.now().Sub(b.start)
+	now := b.line.now()
+	elapsed := now.Sub(b.start)
 	s := fmt.Sprintf("%s [%s%s] %d/%d runs (%d cached, %d failed) %s", b.label,
 		strings.Repeat("#", filled), strings.Repeat("-", width-filled), b.done, b.total, b.cached, b.failed, elapsed.Round(time.Second))
-	if left, ok := b.left(elapsed); ok {
+	left, ok := b.left(elapsed)
+	if until := b.deadline.Sub(now); !b.deadline.IsZero() && b.done < b.total && (!ok || until < left) {
+		return s + fmt.Sprintf(", %s left of the budget", max(until, 0).Round(time.Second))
+	}
+	if ok {
 		s += fmt.Sprintf(", about %s left", left.Round(time.Second))
 	}
 	return s

@@ -68,18 +68,27 @@ func TestBarTimeLeftFollowsEstimates(t *testing.T) {
 		// each run done: its estimate and how long it took
 		done    [][2]time.Duration
 		elapsed time.Duration
-		want    string
+		// budget is when the runs stop, after the start (0: no deadline)
+		budget time.Duration
+		want   string
 	}{
 		{name: "as estimated", workers: 1, done: [][2]time.Duration{{h, h}}, elapsed: h, want: "about 9h0m0s left"},
 		{name: "twice as fast, long wait since", workers: 1, done: [][2]time.Duration{{h, h / 2}}, elapsed: 5 * h, want: "about 4h30m0s left"},
 		{name: "quick resumed run first", workers: 1, done: [][2]time.Duration{{6 * time.Minute, 6 * time.Minute}}, elapsed: 2 * h, want: "about 9h54m0s left"},
 		{name: "two workers", workers: 2, done: [][2]time.Duration{{h, h}, {h, h}}, elapsed: h, want: "about 4h0m0s left"},
 		{name: "nothing executed yet", workers: 1, elapsed: h, want: ""},
+		{name: "the budget ends first", workers: 1, done: [][2]time.Duration{{h, h}}, elapsed: h, budget: 3 * h, want: "2h0m0s left of the budget"},
+		{name: "the runs end before the budget", workers: 1, done: [][2]time.Duration{{h, h}}, elapsed: h, budget: 20 * h, want: "about 9h0m0s left"},
+		{name: "nothing executed yet, under a budget", workers: 1, elapsed: h, budget: 3 * h, want: "2h0m0s left of the budget"},
+		{name: "past the budget's end", workers: 1, elapsed: 4 * h, budget: 3 * h, want: "0s left of the budget"},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
 		b, clock := testBar(&out, false, 10)
 		b.Expect(10*h, tt.workers)
+		if tt.budget > 0 {
+			b.Until(clock.now().Add(tt.budget))
+		}
 		for _, d := range tt.done {
 			b.Done(false, d[0], d[1])
 		}
