@@ -77,7 +77,7 @@ func filterFlags(fs *flag.FlagSet, f *plan.Filter) {
 // orderFlag adds --order, the order of oerun run --budget's runs (and of
 // oerun plan's list).
 func orderFlag(fs *flag.FlagSet, o *plan.Order) {
-	fs.Func("order", "`cheapest` runs first, or findings: first the runs that let the most checks of reproduction.go be judged for their cost (give it among the scripts)", func(v string) error {
+	fs.Func("order", "the runs' `order`: cheapest first (the default), or findings: first the runs that let the most checks of reproduction.go be judged for their cost (give it among the scripts)", func(v string) error {
 		var err error
 		*o, err = plan.ParseOrder(v)
 		return err
