@@ -490,6 +490,168 @@ func TestSkippedForDataIsNotRecorded(t *testing.T) {
 	}
 }
 
+// A run stored already is the script's run where its data files are not
+// here any more: known by its key, it is read, not skipped, so the
+// execution is complete; and oerun prune, given the script, keeps the view
+// it draws of it, though a finished script lists the run without keeping
+// anything (the views 'oerun prune experiments/*.go' deleted where OE_DATA
+// was not set: general.md's SOE on CHAR, which gram_solvers lists).
+func TestStoredRunWithoutData(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	t.Setenv("OE_DATA", data)
+	t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
+	t.Setenv("OE_OFFLINE", "1")
+	script, err := filepath.Abs("testdata/nodata.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // away from the checkout's data/ folder
+	// MNIST's files are here (they are only looked for, not read).
+	spec, err := datasets.Lookup("mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range spec.Files {
+		p := filepath.Join(data, f.Path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var calls atomic.Int64
+	db := filepath.Join(dir, "r.db")
+	opt := Options{Script: script, DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
+		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+	if res, err := Run(context.Background(), opt); err != nil || res.Summary.Ran != 2 {
+		t.Fatalf("with MNIST's files: %v (%v), want both runs executed", res.Summary, err)
+	}
+	if err := os.RemoveAll(data); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), opt)
+	if err != nil || res.Summary.Cached != 2 || len(res.SkippedForData) != 0 {
+		t.Errorf("without MNIST's files: %v, skipped %v (%v), want both runs read from the store", res.Summary, res.SkippedForData, err)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recorded, err := st.LastExecution(context.Background(), "nodata", "smoke")
+	if err != nil || !recorded {
+		t.Errorf("the execution with every run stored: recorded %v (%v), want it recorded", recorded, err)
+	}
+	// nodata's campaign under way (no execution recorded), and a finished
+	// script that lists the MNIST run without keeping its view.
+	_, err = st.DB().Exec(`DELETE FROM experiment_runs; DELETE FROM experiments;
+		INSERT INTO experiment_runs (experiment, profile, run_id, position, declared)
+		SELECT 'lister', 'smoke', id, 0, '{"dataset":"mnist","n":20,"dim":2,"algorithm":"runnerfake"}' FROM runs WHERE dataset = 'mnist'`)
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prune(context.Background(), db, false, []string{script}); err != nil {
+		t.Fatal(err)
+	}
+	st, err = store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var views int
+	if err := st.DB().QueryRow(`SELECT count(*) FROM embeddings e JOIN runs r ON r.id = e.run_id
+		WHERE r.dataset = 'mnist' AND e.kind = 'view'`).Scan(&views); err != nil || views != 1 {
+		t.Errorf("after prune without MNIST's files: %d views of the MNIST run (%v), want the one nodata.go draws", views, err)
+	}
+}
+
+// The runs of Comparisons, CrossValidate and Extension count without their
+// data files once the store holds them, as Run's do
+// (TestStoredRunWithoutData): under every protocol, each fold of a
+// cross-validation; with one fold of two stored the run is skipped, as the
+// other cannot run.
+func TestStoredProtocolRunsWithoutData(t *testing.T) {
+	for _, tc := range []struct {
+		script, dataset string
+		runs            int
+	}{
+		{"testdata/nodata_comparisons.go", "material", 2},
+		{"testdata/nodata_extension.go", "mnist", 1},
+	} {
+		t.Run(tc.dataset, func(t *testing.T) {
+			dir := t.TempDir()
+			data := filepath.Join(dir, "data")
+			t.Setenv("OE_DATA", data)
+			t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
+			t.Setenv("OE_OFFLINE", "1")
+			script, err := filepath.Abs(tc.script)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir) // away from the checkout's data/ folder
+			db := filepath.Join(dir, "r.db")
+			opt := Options{Script: script, DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
+				Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
+			declare := func() Declared {
+				t.Helper()
+				d, err := Declare(context.Background(), opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return d
+			}
+			// The dataset's files are here (looked for, not read): its
+			// runs are declared, to run.
+			spec, err := datasets.Lookup(tc.dataset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range spec.Files {
+				p := filepath.Join(data, f.Path)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runs := declare().Runs
+			if len(runs) != tc.runs {
+				t.Fatalf("with the files: %d runs declared, want %d", len(runs), tc.runs)
+			}
+			if err := os.RemoveAll(data); err != nil {
+				t.Fatal(err)
+			}
+			st, err := store.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range runs {
+				err := st.Put(context.Background(), store.Record{Job: r.Job, Status: store.OK,
+					Outcome: &job.Outcome{Metrics: map[string]float64{job.TestError: 0.3, job.FitSeconds: 0.1}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := map[string]int{}
+				if i < len(runs)-1 {
+					want[tc.dataset] = 1
+				}
+				if d := declare(); len(d.Runs) != 0 || !maps.Equal(d.SkippedForData, want) {
+					t.Errorf("without the files, %d of %d runs stored: %d to run, skipped %v; want none to run, skipped %v",
+						i+1, len(runs), len(d.Runs), d.SkippedForData, want)
+				}
+			}
+			st.Close()
+			if res, err := Run(context.Background(), opt); err != nil || res.Summary.Cached != tc.runs || len(res.SkippedForData) != 0 {
+				t.Errorf("without the files, every run stored: %v, skipped %v (%v), want all %d read from the store",
+					res.Summary, res.SkippedForData, err, tc.runs)
+			}
+		})
+	}
+}
+
 // TestRunsLeftForAnotherMachine: a run on a backend this machine cannot
 // run (a GPU run where none answers) is declared, left missing and never
 // stored as failed; the script that declares it is then incomplete, and a

@@ -73,22 +73,30 @@ func (e *Experiment) comparisons(runs []Run, protocols []evaluate.Comparisons, w
 		if !isComparisons(r.Dataset) {
 			panic(fmt.Sprintf("exp: %s is not a dataset of comparisons (oerun data lists them); declare runs on points with Run", r.Dataset))
 		}
-		if !e.s.ReportOnly && !e.probe(r.Dataset).ok {
+		jobs := make([]job.Canonical, len(protocols))
+		keys := make([]string, len(protocols))
+		for i, p := range protocols {
+			c, err := r.config(r.Dataset).Normalize()
+			if err != nil {
+				panic(fmt.Errorf("exp: run %+v: %w", r, err))
+			}
+			if jobs[i], err = p.Job(c); err != nil {
+				panic(err)
+			}
+			keys[i] = jobs[i].Key
+		}
+		// Without the dataset's files a run is declared only where the
+		// store holds it under every protocol: known by its keys, it
+		// counts as the script's run, as in Run.
+		if !e.s.ReportOnly && !e.probe(r.Dataset).ok && !e.allStored(keys) {
 			e.s.SkipForData(r.Dataset)
 			e.Note(fmt.Sprintf("Dataset %s is not available here (files missing: %s); its %s were skipped.",
 				r.Dataset, strings.Join(e.probe(r.Dataset).missing, ", "), what))
 			continue
 		}
-		for _, p := range protocols {
-			c, err := r.config(r.Dataset).Normalize()
-			if err != nil {
-				panic(fmt.Errorf("exp: run %+v: %w", r, err))
-			}
-			if c, err = p.Job(c); err != nil {
-				panic(err)
-			}
-			todo = append(todo, declared{r, r.Dataset, c})
-			runsToDo = append(runsToDo, execute.Pending{Job: c, Eval: p.Run, Keep: r.KeepEmbedding, View: e.viewer()})
+		for i, p := range protocols {
+			todo = append(todo, declared{r, r.Dataset, jobs[i]})
+			runsToDo = append(runsToDo, execute.Pending{Job: jobs[i], Eval: p.Run, Keep: r.KeepEmbedding, View: e.viewer()})
 		}
 	}
 	if !e.s.ReportOnly {
@@ -302,4 +310,13 @@ func verdictOf(v float64, pass bool) string {
 func isComparisons(name string) bool {
 	spec, err := datasets.Lookup(name)
 	return err == nil && spec.Kind == datasets.KindComparisons
+}
+
+// allStored reports whether the store holds a run of every key.
+func (e *Experiment) allStored(keys []string) bool {
+	st, err := e.s.Store.Statuses(context.Background(), keys)
+	if err != nil {
+		panic(fmt.Errorf("exp: %w", err))
+	}
+	return len(st) == len(keys)
 }

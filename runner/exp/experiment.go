@@ -173,7 +173,9 @@ func (e *Experiment) collect(ctx context.Context, todo []declared, what string) 
 
 // Run executes the runs missing from the cache and returns the results of
 // all of them, in order. Runs of an algorithm that is not registered, and of
-// a dataset that is missing without a stand-in, are left out with a note.
+// a dataset that is missing without a stand-in, are left out with a note,
+// unless the store holds them already: known by its key, a stored run needs
+// no data files.
 func (e *Experiment) Run(runs []Run) Results {
 	var todo []declared
 	skipped := map[string]int{}
@@ -195,6 +197,16 @@ func (e *Experiment) Run(runs []Run) Results {
 			}
 		}
 		used, ok := e.resolve(r)
+		if !ok && !e.s.ReportOnly {
+			// A run stored already is known by its key without its
+			// files: declared so, it counts as the script's run where
+			// its data is not (oerun prune keeps what the script draws
+			// of it, plan does not count it as missing).
+			if d, ok := e.stored(r, func(r Run, used string) declared { return e.declare(r, used, false) }); ok {
+				todo = append(todo, e.declare(r, d.used, true))
+				continue
+			}
+		}
 		if !ok {
 			e.s.SkipForData(r.Dataset)
 			skipped[fmt.Sprintf("Dataset %s is not available here (files missing: %s) and has no stand-in; its runs were skipped.",

@@ -57,6 +57,13 @@ func (e *Experiment) Extension(runs []Run, testFraction float64, newTriplets int
 			}
 		}
 		used, ok := e.resolve(r)
+		if !ok && !e.s.ReportOnly {
+			// As in Run: a run stored already is declared by its key.
+			if d, ok := e.stored(r, as); ok {
+				todo = append(todo, d)
+				continue
+			}
+		}
 		if !ok {
 			e.s.SkipForData(r.Dataset)
 			e.Note(fmt.Sprintf("Dataset %s is not available here and has no stand-in; its out-of-sample runs were skipped.", r.Dataset))
