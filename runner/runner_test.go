@@ -247,16 +247,7 @@ func TestReportRefusesToShrink(t *testing.T) {
 // A report shows the runs as they ran: on the stand-in when the runs used
 // it, even where the dataset's own files are present now.
 func TestReportStandInFromDatabase(t *testing.T) {
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
-	t.Setenv("OE_DATA", data)
-	t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
-	t.Setenv("OE_OFFLINE", "1")
-	script, err := filepath.Abs("testdata/standin.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir) // away from the checkout's data/ folder
+	dir, data, script := awayFromData(t, "testdata/standin.go")
 	var calls atomic.Int64
 	opt := Options{Script: script, DB: filepath.Join(dir, "r.db"), Reports: filepath.Join(dir, "reports"), Profile: "smoke",
 		Eval: fakeEval(&calls), Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
@@ -264,19 +255,7 @@ func TestReportStandInFromDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	// MNIST's files appear (they are only looked for, not read).
-	spec, err := datasets.Lookup("mnist")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range spec.Files {
-		p := filepath.Join(data, f.Path)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	placeDataFiles(t, data, "mnist")
 	opt.ReportOnly = true
 	if _, err := Run(context.Background(), opt); err != nil {
 		t.Fatal(err)
@@ -456,15 +435,7 @@ func TestPruneByDeclarations(t *testing.T) {
 // runs at the profile, so that a script reading it (Section) does not take
 // it for all of them.
 func TestSkippedForDataIsNotRecorded(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("OE_DATA", filepath.Join(dir, "data"))
-	t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
-	t.Setenv("OE_OFFLINE", "1")
-	script, err := filepath.Abs("testdata/nodata.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir) // away from the checkout's data/ folder
+	dir, _, script := awayFromData(t, "testdata/nodata.go")
 	var calls atomic.Int64
 	db := filepath.Join(dir, "r.db")
 	res, err := Run(context.Background(), Options{Script: script, DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
@@ -497,30 +468,9 @@ func TestSkippedForDataIsNotRecorded(t *testing.T) {
 // anything (the views 'oerun prune experiments/*.go' deleted where OE_DATA
 // was not set: general.md's SOE on CHAR, which gram_solvers lists).
 func TestStoredRunWithoutData(t *testing.T) {
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
-	t.Setenv("OE_DATA", data)
-	t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
-	t.Setenv("OE_OFFLINE", "1")
-	script, err := filepath.Abs("testdata/nodata.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir) // away from the checkout's data/ folder
+	dir, data, script := awayFromData(t, "testdata/nodata.go")
 	// MNIST's files are here (they are only looked for, not read).
-	spec, err := datasets.Lookup("mnist")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range spec.Files {
-		p := filepath.Join(data, f.Path)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	placeDataFiles(t, data, "mnist")
 	var calls atomic.Int64
 	db := filepath.Join(dir, "r.db")
 	opt := Options{Script: script, DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
@@ -581,16 +531,7 @@ func TestStoredProtocolRunsWithoutData(t *testing.T) {
 		{"testdata/nodata_extension.go", "mnist", 1},
 	} {
 		t.Run(tc.dataset, func(t *testing.T) {
-			dir := t.TempDir()
-			data := filepath.Join(dir, "data")
-			t.Setenv("OE_DATA", data)
-			t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
-			t.Setenv("OE_OFFLINE", "1")
-			script, err := filepath.Abs(tc.script)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Chdir(dir) // away from the checkout's data/ folder
+			dir, data, script := awayFromData(t, tc.script)
 			db := filepath.Join(dir, "r.db")
 			opt := Options{Script: script, DB: db, Reports: filepath.Join(dir, "reports"), Profile: "smoke",
 				Stdout: new(bytes.Buffer), Stderr: new(bytes.Buffer)}
@@ -604,19 +545,7 @@ func TestStoredProtocolRunsWithoutData(t *testing.T) {
 			}
 			// The dataset's files are here (looked for, not read): its
 			// runs are declared, to run.
-			spec, err := datasets.Lookup(tc.dataset)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range spec.Files {
-				p := filepath.Join(data, f.Path)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			placeDataFiles(t, data, tc.dataset)
 			runs := declare().Runs
 			if len(runs) != tc.runs {
 				t.Fatalf("with the files: %d runs declared, want %d", len(runs), tc.runs)
@@ -761,4 +690,43 @@ func TestPruneMigratesOlderSchema(t *testing.T) {
 		t.Fatalf("after prune: %v", err)
 	}
 	st.Close()
+}
+
+// awayFromData points the data folder (OE_DATA) and the download cache at
+// empty folders of a new temporary directory, offline, and moves into it,
+// away from the checkout's data/ folder. It returns the directory, the data
+// folder and script's absolute path.
+func awayFromData(t *testing.T, script string) (dir, data, abs string) {
+	t.Helper()
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	data = filepath.Join(dir, "data")
+	t.Setenv("OE_DATA", data)
+	t.Setenv("OE_CACHE", filepath.Join(dir, "cache"))
+	t.Setenv("OE_OFFLINE", "1")
+	t.Chdir(dir)
+	return dir, data, abs
+}
+
+// placeDataFiles writes a placeholder where each of dataset's files goes
+// under data: a script only looks for them, and the tests' runs read none
+// (fakeEval, or runs stored beforehand).
+func placeDataFiles(t *testing.T, data, dataset string) {
+	t.Helper()
+	spec, err := datasets.Lookup(dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range spec.Files {
+		p := filepath.Join(data, f.Path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
