@@ -96,7 +96,8 @@ type Result struct {
 	// Deferred counts the runs handed to Options.Defer.
 	Deferred int
 	// SkippedForData counts, by dataset, the runs the script left out
-	// because their dataset's files are missing here.
+	// because their dataset's files are missing here and the database
+	// lacks them (a stored run is read by its key, files or not).
 	SkippedForData map[string]int
 	// declared are the runs the script declared or read, in order, and
 	// awaited the groups of runs its checks wait for.
@@ -109,8 +110,8 @@ type Declared struct {
 	// Runs are the runs the database lacks.
 	Runs []execute.Pending
 	// SkippedForData counts, by dataset, the runs the script declares but
-	// left out because their dataset's files are not here: they are in no
-	// plan until the files are.
+	// left out because their dataset's files are not here and the
+	// database lacks them: they are in no plan until the files are.
 	SkippedForData map[string]int
 	// Awaited are the groups of runs that the script's checks of the
 	// paper's findings compare (exp's Check: experiments/reproduction.go)

@@ -30,8 +30,9 @@ type Plan struct {
 	// Model estimated the costs.
 	Model *Model
 	// SkippedForData counts, by dataset, the runs the scripts declare but
-	// left out because their dataset's files are not here (OE_DATA), and
-	// so are not in Runs.
+	// left out because their dataset's files are not here (OE_DATA) and
+	// the database lacks them (a stored run is known by its key), and so
+	// are not in Runs.
 	SkippedForData map[string]int
 	// Awaited are the groups of runs that the scripts' checks of the
 	// paper's findings wait for (runner.Declared), which FindingsFirst
@@ -50,7 +51,7 @@ func (p *Plan) SkippedNote() string {
 	for _, d := range slices.Sorted(maps.Keys(p.SkippedForData)) {
 		parts = append(parts, fmt.Sprintf("%s (%d)", d, p.SkippedForData[d]))
 	}
-	return "not counted, stored or not: the runs the scripts declare on datasets whose files (or their stand-in's) are not here, " +
+	return "not counted: the runs the scripts declare on datasets whose files (or their stand-in's) are not here, and that results.db lacks, " +
 		strings.Join(parts, ", ") + "; `oerun data` says where it looks for them (OE_DATA)"
 }
 

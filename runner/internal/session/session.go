@@ -108,8 +108,9 @@ func (s *Session) Awaited() []Awaited {
 }
 
 // SkipForData notes that the script left out a run because its dataset's
-// files are not here (and it has no stand-in): an execution so is not
-// complete, and is not recorded as the script's runs at the profile.
+// files are not here (and it has no stand-in) and the store lacks it: an
+// execution so is not complete, and is not recorded as the script's runs
+// at the profile.
 func (s *Session) SkipForData(dataset string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
