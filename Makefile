@@ -61,14 +61,18 @@ reproduce: build
 # figures draw, not the embeddings (at USPS size 2.5 KB, the labels stored
 # once, where the embedding in d = 50 is 1.35 MB), so every panel is stored;
 # MAX_EMBEDDING limits what is stored (oerun's --max-embedding, in values).
+# WHOLE_RUNS=1 starts only runs expected to finish within the budget,
+# resumable ones too (--whole-runs): for a machine whose checkpoints will
+# not outlive it.
 BUDGET ?= 2h
 MAX_ITEMS ?=
 MAX_EMBEDDING ?=
 EXCLUDE ?=
 ORDER ?= findings
+WHOLE_RUNS ?=
 campaign: build
 	nice -n 19 bin/oerun run --profile paper --budget $(BUDGET) --order $(ORDER) --jobs $(JOBS) $(if $(MAX_ITEMS),--max-items $(MAX_ITEMS)) \
-		$(if $(MAX_EMBEDDING),--max-embedding $(MAX_EMBEDDING)) $(if $(EXCLUDE),--exclude-algorithms $(EXCLUDE)) experiments/*.go
+		$(if $(MAX_EMBEDDING),--max-embedding $(MAX_EMBEDDING)) $(if $(EXCLUDE),--exclude-algorithms $(EXCLUDE)) $(if $(WHOLE_RUNS),--whole-runs) experiments/*.go
 
 # prune deletes from results.db what no report uses (embeddings no script
 # declares with KeepEmbedding, in its recorded executions or, for the runs of

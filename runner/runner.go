@@ -54,6 +54,9 @@ type Options struct {
 	// run's checkpoint (execute.Executor.CheckpointEvery; 0:
 	// embed.DefaultCheckpointEvery).
 	CheckpointEvery time.Duration
+	// WholeRuns starts, under a budget, only the runs expected to finish
+	// in it, resumable ones too (execute.Executor.WholeRuns).
+	WholeRuns bool
 	// ReportOnly rebuilds the report from the database without executing
 	// any run: the database must exist, and is opened read-only.
 	ReportOnly bool
@@ -179,7 +182,7 @@ func Executor(opt Options, st *store.Store, label string) *execute.Executor {
 	}
 	return &execute.Executor{Store: st, Experiment: label, Jobs: opt.Jobs, Threads: opt.Threads,
 		RetryFailed: opt.RetryFailed, Eval: opt.Eval, Runnable: runnable, Host: hostinfo.Current(), Progress: progress,
-		Checkpoints: CheckpointDir(st.Path()), CheckpointEvery: opt.CheckpointEvery}
+		Checkpoints: CheckpointDir(st.Path()), CheckpointEvery: opt.CheckpointEvery, WholeRuns: opt.WholeRuns}
 }
 
 // CheckpointDir returns the folder beside the database db where the runs

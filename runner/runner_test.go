@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -728,5 +729,21 @@ func placeDataFiles(t *testing.T, data, dataset string) {
 		if err := os.WriteFile(p, []byte("present"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The executor Run and a budget execute with carries the options that
+// decide which runs start and how they keep their state.
+func TestExecutorOptions(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	x := Executor(Options{Jobs: 3, Threads: 2, RetryFailed: true, CheckpointEvery: 7 * time.Minute, WholeRuns: true, Quiet: true}, st, "demo")
+	if x.Jobs != 3 || x.Threads != 2 || !x.RetryFailed || x.CheckpointEvery != 7*time.Minute || !x.WholeRuns ||
+		x.Checkpoints != db+"-checkpoints" || x.Experiment != "demo" {
+		t.Errorf("executor %+v: the options did not reach it", *x)
 	}
 }

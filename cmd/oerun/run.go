@@ -56,6 +56,7 @@ func newScriptFlags(name, synopsis string, execute bool) (*flag.FlagSet, *script
 		fs.DurationVar(&f.opt.CheckpointEvery, "checkpoint-every", embed.DefaultCheckpointEvery, checkpointEveryUsage)
 		fs.StringVar(&f.shard, "shard", "", "execute only shard `I/N` (from 0) of the runs missing from --base, into --db (a Slurm array task's)")
 		fs.StringVar(&f.base, "base", runner.DefaultDB, "with --shard: the database whose missing runs are split (read only)")
+		fs.BoolVar(&f.opt.WholeRuns, "whole-runs", false, "with --budget: start only runs expected to finish within it, resumable ones too (on a machine whose checkpoints will not outlive the budget, the time a cut run would compute goes to runs that finish)")
 		fs.Var(&f.budget, "budget", "execute the missing runs cheapest first (see --order) until this `duration` is spent, then write the reports (0: execute none)")
 		orderFlag(fs, &f.order)
 		filterFlags(fs, &f.filter)
@@ -96,6 +97,9 @@ func runScripts(name string, args []string, reportOnly bool) error {
 	}
 	if f.order != plan.Cheapest && !f.budget.set {
 		return usageErrorf("--order %s orders the runs of --budget: give it", f.order)
+	}
+	if f.opt.WholeRuns && !f.budget.set {
+		return usageErrorf("--whole-runs chooses the runs a --budget starts: give it")
 	}
 	if f.opt.CheckpointEvery <= 0 && !reportOnly {
 		return usageErrorf("--checkpoint-every %v: want a positive duration", f.opt.CheckpointEvery)

@@ -185,6 +185,10 @@ func TestPlanCommandRejectsBadInput(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--max-items 100 selects the runs of --budget or --shard") {
 		t.Errorf("--max-items without --budget: error %v", err)
 	}
+	err = runScripts("run", []string{"--whole-runs", "--db", filepath.Join(dir, "r.db"), cheapScript}, false)
+	if err == nil || !strings.Contains(err.Error(), "--whole-runs chooses the runs a --budget starts") {
+		t.Errorf("--whole-runs without --budget: error %v", err)
+	}
 	err = runScripts("run", []string{"--checkpoint-every", "-1m", "--db", filepath.Join(dir, "r.db"), cheapScript}, false)
 	if err == nil || !strings.Contains(err.Error(), "--checkpoint-every -1m0s: want a positive duration") {
 		t.Errorf("a negative --checkpoint-every: error %v", err)

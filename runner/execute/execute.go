@@ -65,6 +65,12 @@ type Executor struct {
 	// SIGTERM at a cluster job's time limit) writes its state as it stops.
 	// A cluster whose jobs die often wants it shorter.
 	CheckpointEvery time.Duration
+	// WholeRuns, under a deadline, starts only runs expected to finish
+	// before it, resumable ones too, for a machine whose checkpoints will
+	// not outlive the deadline (a fresh virtual machine each session): the
+	// time a cut run would compute goes to runs that finish. A run begun
+	// before still goes on from its checkpoint, its Cost what is left.
+	WholeRuns bool
 	// Defer, when set, receives the runs Execute would execute (missing
 	// from the store, or failed with RetryFailed), in order, and Execute
 	// executes none of them: a declare-only execution of a script (see
@@ -157,8 +163,8 @@ func (x *Executor) Execute(ctx context.Context, runs []Pending) (Summary, error)
 // execute (Runnable) are skipped and counted as Elsewhere. When ctx has a
 // deadline, it starts no run whose Cost exceeds the time left when a
 // worker comes free for it (give them cheapest first to make the most of a
-// budget), except one that keeps a checkpoint (Checkpoints) while at least
-// minResumeSlice is left, and leaves a run without one that could finish
+// budget), except one that keeps a checkpoint (Checkpoints, unless
+// WholeRuns) while at least minResumeSlice is left, and leaves a run without one that could finish
 // only with less than costMargin to spare to a resumable run after it (see
 // fits); runs still in flight at the deadline are
 // cancelled and left missing, like every run cut short, those with a
@@ -249,7 +255,7 @@ func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary,
 	// checkpoint: one a budget's last minutes can go to without losing them.
 	resumableFrom := make([]bool, len(todo)+1)
 	for i := len(todo) - 1; i >= 0; i-- {
-		resumableFrom[i] = resumableFrom[i+1] || x.checkpoint(todo[i].Job) != nil
+		resumableFrom[i] = resumableFrom[i+1] || x.keepsCut(todo[i].Job)
 	}
 feed:
 	for i, p := range todo {
@@ -289,13 +295,13 @@ feed:
 const costMargin = 1.5
 
 // fits reports whether the run p may start with left until the deadline: a
-// run that keeps a checkpoint when it is expected to finish or left is at
-// least minResumeSlice; another when it is expected to finish, and, where
-// a resumable run comes after it (resumableLater) and could use the time,
-// with costMargin to spare.
+// run that keeps what it computes when cut (keepsCut) when it is expected
+// to finish or left is at least minResumeSlice; another when it is
+// expected to finish, and, where such a run comes after it
+// (resumableLater) and could use the time, with costMargin to spare.
 func (x *Executor) fits(p Pending, left time.Duration, resumableLater bool) bool {
 	switch {
-	case x.checkpoint(p.Job) != nil:
+	case x.keepsCut(p.Job):
 		return p.Cost <= left || left >= x.minResumeSlice()
 	case p.Cost > left:
 		return false
@@ -322,6 +328,13 @@ func totalCost(runs []Pending) (total time.Duration, known bool) {
 func (x *Executor) minResumeSlice() time.Duration {
 	cp := embed.Checkpoint{Every: x.CheckpointEvery}
 	return 2 * cp.Interval()
+}
+
+// keepsCut reports whether a run of j cut at a deadline keeps what it
+// computed for a later execution: it keeps a checkpoint, which WholeRuns
+// does not count on.
+func (x *Executor) keepsCut(j job.Canonical) bool {
+	return !x.WholeRuns && x.checkpoint(j) != nil
 }
 
 // checkpoint returns the checkpoint the run j keeps (see Checkpoints), or

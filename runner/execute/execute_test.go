@@ -644,7 +644,9 @@ func TestCheckpointsOfResumableRuns(t *testing.T) {
 // TestRiskyRunsLeaveTheirTimeToResumableOnes: under a deadline, a run
 // without a checkpoint whose cost fits the time left with less than
 // costMargin to spare starts only where no resumable run comes after it to
-// use the time; with the margin to spare, or alone, it starts.
+// use the time; with the margin to spare, or alone, it starts. With
+// WholeRuns (checkpoints that will not outlive the budget) the resumable
+// run, which cannot finish, does not start, and leaves the time to it.
 func TestRiskyRunsLeaveTheirTimeToResumableOnes(t *testing.T) {
 	run := func(alg string) job.Canonical {
 		c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: alg, Seed: 1}.Normalize()
@@ -660,6 +662,7 @@ func TestRiskyRunsLeaveTheirTimeToResumableOnes(t *testing.T) {
 		// first, with 3 minutes left.
 		plainCost      time.Duration
 		withResumable  bool
+		wholeRuns      bool
 		wantPlain      bool
 		wantResumables int64
 	}{
@@ -667,10 +670,12 @@ func TestRiskyRunsLeaveTheirTimeToResumableOnes(t *testing.T) {
 		{name: "2.5 min of 3, alone", plainCost: 150 * time.Second, wantPlain: true},
 		{name: "1 min of 3, a resumable run after it", plainCost: time.Minute, withResumable: true, wantPlain: true, wantResumables: 1},
 		{name: "4 min of 3, a resumable run after it", plainCost: 4 * time.Minute, withResumable: true, wantPlain: false, wantResumables: 1},
+		{name: "2.5 min of 3, a resumable run after it, whole runs", plainCost: 150 * time.Second, withResumable: true, wholeRuns: true, wantPlain: true},
+		{name: "4 min of 3, a resumable run after it, whole runs", plainCost: 4 * time.Minute, withResumable: true, wholeRuns: true, wantPlain: false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			x := &Executor{Store: openStore(t, filepath.Join(t.TempDir(), "r.db")), Jobs: 1,
-				Checkpoints: filepath.Join(t.TempDir(), "r.db-checkpoints")}
+				Checkpoints: filepath.Join(t.TempDir(), "r.db-checkpoints"), WholeRuns: tc.wholeRuns}
 			var plainCalls, resumableCalls atomic.Int64
 			runs := []Pending{{Job: plain, Eval: fakeEval(0, &plainCalls, nil), Cost: tc.plainCost}}
 			if tc.withResumable {
