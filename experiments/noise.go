@@ -29,7 +29,9 @@ the two distances before comparing them (Gaussian noise), with λ = 2. Its findi
 degrades with noise; under low noise SOE matches or beats the rest; under moderate to high noise SOE,
 STE, t-STE and CKLx perform alike and beat the Gram-matrix, neural-network and landmark methods. The paper
 does not list its σ values: σ here is in the data's units (CHAR pixels range over 0–16, the 2D shape sets
-over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 times larger).`)
+over about 0–40; the USPS loader's grey levels over 0–255, so its σ are 16 times larger). Birch 1 and 3
+span about 0–10⁶ on each axis, where σ ≤ 16 perturbs the distances by a few millionths of their range: their
+Gaussian panels are runs without noise, repeated.`)
 
 	bernoulli := exp.PickFloats([]float64{0, 0.2}, []float64{0, 0.1, 0.2, 0.3}, []float64{0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5})
 	gaussian := exp.PickFloats([]float64{0, 4}, []float64{0, 2, 4, 8}, []float64{0, 1, 2, 4, 8, 16})
