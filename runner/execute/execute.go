@@ -164,11 +164,11 @@ func (x *Executor) Execute(ctx context.Context, runs []Pending) (Summary, error)
 // deadline, it starts no run whose Cost exceeds the time left when a
 // worker comes free for it (give them cheapest first to make the most of a
 // budget), except one that keeps a checkpoint (Checkpoints, unless
-// WholeRuns) while at least minResumeSlice is left, and leaves a run without one that could finish
-// only with less than costMargin to spare to a resumable run after it (see
-// fits); runs still in flight at the deadline are
-// cancelled and left missing, like every run cut short, those with a
-// checkpoint to go on from it. Errors are Execute's.
+// WholeRuns) while at least minResumeSlice is left, and leaves a run
+// without one that could finish only with less than costMargin to spare to
+// a resumable run after it (see fits); runs still in flight at the
+// deadline are cancelled and left missing, like every run cut short, those
+// with a checkpoint to go on from it. Errors are Execute's.
 func (x *Executor) ExecutePending(ctx context.Context, runs []Pending) (Summary, error) {
 	for _, r := range runs {
 		if r.Eval == nil {
