@@ -20,7 +20,8 @@ type Host struct {
 	GPU       string // GPU model(s), "" when none was found
 	GoVersion string
 	// Commit is the git commit of the working tree, with "+dirty" appended
-	// when it has uncommitted changes; "" outside a repository.
+	// when its code (anything tracked but results databases and reports)
+	// has uncommitted changes; "" outside a repository.
 	Commit string
 }
 
@@ -40,7 +41,7 @@ func Current() Host {
 			Cores:     runtime.GOMAXPROCS(0),
 			GPU:       gpuModel(),
 			GoVersion: runtime.Version(),
-			Commit:    gitCommit(),
+			Commit:    gitCommit(""),
 		}
 	})
 	return current
@@ -73,15 +74,24 @@ func gpuModel() string {
 	return strings.Join(strings.Split(strings.TrimSpace(out), "\n"), "; ")
 }
 
-// gitCommit returns HEAD's hash, marked "+dirty" when tracked files have
-// uncommitted changes. It only reads the repository.
-func gitCommit() string {
-	head, err := command("git", "rev-parse", "HEAD")
+// outputPaths are the tracked files a campaign writes as it runs (the
+// results databases, shards included, and the reports): changes to them are
+// results, not code, so they do not make the commit "+dirty". Without this
+// every run of a campaign on a clean checkout was marked dirty, since its
+// first run changes results.db before the next one asks.
+var outputPaths = []string{":(top,exclude,glob)**/*.db", ":(top,exclude)reports"}
+
+// gitCommit returns HEAD's hash of the repository holding dir ("" for the
+// working directory), marked "+dirty" when tracked files other than
+// outputPaths have uncommitted changes. It only reads the repository.
+func gitCommit(dir string) string {
+	head, err := command("git", "-C", dir, "rev-parse", "HEAD")
 	if err != nil {
 		return ""
 	}
 	head = strings.TrimSpace(head)
-	if status, err := command("git", "status", "--porcelain", "--untracked-files=no"); err == nil && strings.TrimSpace(status) != "" {
+	args := append([]string{"-C", dir, "status", "--porcelain", "--untracked-files=no", "--", ":/"}, outputPaths...)
+	if status, err := command("git", args...); err == nil && strings.TrimSpace(status) != "" {
 		head += "+dirty"
 	}
 	return head
