@@ -51,11 +51,13 @@ var methods = map[string]method{
 	"lloe":  {landmark.DefaultLLOEPhase1Epochs, 1.1e-9, false},
 }
 
-// Defaults of the parts of a run outside the fit, measured as the method
-// rates were: seconds per training triplet drawn, and per unit of
-// evaluation work (see size.evalWork).
+// Defaults of the parts of a run outside the fit: seconds per unit of setup
+// work (see size.setupWork), measured on the paper campaign's database of
+// 2026-12-03 (the 60,000-item FMNIST runs, whose triplets' distances in 784
+// dimensions take 4 to 9 minutes, weigh most), and per unit of evaluation
+// work (see size.evalWork), measured as the method rates were.
 const (
-	defaultSetupRate = 1.0e-7
+	defaultSetupRate = 3.6e-9
 	defaultEvalRate  = 7.9e-10
 	// defaultEpochs is the stopping rule's typical count where no run of a
 	// method converged here: it checks every 50 epochs and fires at the
@@ -96,6 +98,9 @@ const (
 	// minMachineRuns is the fewest one-thread runs of this machine's kind
 	// whose times scale the estimates (see Model).
 	minMachineRuns = 10
+	// minClassRuns is the fewest runs of a method in a memory class whose
+	// rate is the class's own (see memoryClass).
+	minClassRuns = 2
 )
 
 // Model estimates how long a run takes on this machine: the time to set it
@@ -129,20 +134,36 @@ const (
 // 1.67 to 1.44 for CKL-x and 1.5 to 1.33 for CKL and t-STE, and its 90th
 // percentile from 2.33 to 2.0 for OENN, CKL and t-STE (CKL-x's rises from
 // 2.6 to 3.0; SOE's, STE's and FORTE's stay within 1.0 and 1.5–2.0).
-// Setup is T triplets drawn; evaluation is the kNN errors on the embedding
-// and on the data (n²·(d+D) for a labelled dataset of dimension D) and the
-// Procrustes disparity (n·D·d).
+// Setup is loading the dataset, a time of its own (see Calibrate), and
+// T·(D + 50) for the T triplets drawn and answered by two distances between
+// points of dimension D, as a pass costs above (FMNIST's 784 dimensions make
+// its triplets 14 times as dear as those of 2D points: at 60,000 items,
+// d = 50, λ = 2, 4 to 9 minutes); evaluation is the kNN errors on the
+// embedding and on the data (n²·(d+D) for a labelled dataset of dimension D)
+// and the Procrustes disparity (n·D·d).
 //
 // Calibrate measures the rates on the ok runs a database holds. A fit rate
 // is the recorded fit seconds of the method's runs on that backend, summed,
 // over the work their recorded epochs and sizes imply, summed: that weighs
 // runs by their size, so the fixed costs of many small runs count little,
-// and the estimates improve as larger runs are recorded. The evaluation
-// rate is the same over all runs; the setup rate is the median of seconds
-// per triplet (loading the data files, which does not grow with the
-// triplets, dominates the setup of small runs). A method without recorded
-// runs keeps the development machine's rate; a cuda run without recorded
-// cuda runs of its method is estimated as on the CPU.
+// and the estimates improve as larger runs are recorded. The fit rates of
+// SOE, STE, t-STE, CKL-x and LLOE are measured by memory class too (the
+// size of the n×d embedding, see memoryClass), and a run is estimated at the
+// rate of its class, or of the largest class below it that holds runs of
+// its method, where one does: once the embedding outgrows the caches, a
+// pass reads rows from memory, at a cost that depends on the method. On the
+// campaign database of 2026-12-03 CKL-x's rate is 7.1e-10 below 1 MiB and
+// 5.0e-9 at 16–32 MiB (60,000 items, d = 50), t-STE's 1.05e-9 and 4.9e-9,
+// SOE's 4.3e-10 and 5.0e-10; the median misestimate of the fits of a minute
+// or more (given their epochs, each run left out of its rate) falls from
+// 1.32 to 1.02 for t-STE and from 1.73 to 1.07 for CKL-x. The evaluation
+// rate is a ratio likewise, over all runs, and so is the setup rate, over
+// the setups of the runs that draw triplets less their load times; a load
+// time is the median of what the setups of a dataset at a data dimension
+// took beyond their triplets (see fitSetup and loadGroup): FMNIST's 7–12 s
+// where PCA reduces it, none measurable elsewhere. A method without
+// recorded runs keeps the development machine's rate; a cuda run without
+// recorded cuda runs of its method is estimated as on the CPU.
 //
 // Fit rates are kept per method and optimiser (L-BFGS evaluates the
 // objective more than once an iteration); runs on datasets of people's
@@ -168,11 +189,16 @@ const (
 type Model struct {
 	// rates[rateKey] are seconds per unit of fit work.
 	rates map[rateKey]float64
+	// classRates are those of the memory classes holding at least
+	// minClassRuns runs.
+	classRates map[classRate]float64
 	// typicalEpochs are the median epochs of converged runs, by method,
 	// method and dataset, and method, dataset and d (see epochGroups).
 	typicalEpochs map[epochGroup]int
 	setupRate     float64
-	evalRate      float64
+	// loadSeconds are the load times of the runs' groups (see loadGroup).
+	loadSeconds map[loadGroup]float64
+	evalRate    float64
 	// Calibrated counts the runs the rates were measured on.
 	Calibrated int
 	// Speed scales every estimate to this machine (see Model): 1 where
@@ -188,9 +214,28 @@ type Model struct {
 // its epochs cost more than Adam's.
 type rateKey struct{ method, optimizer, backend string }
 
+// classRate names the rate of a rateKey's runs in one memory class.
+type classRate struct {
+	rateKey
+	class int
+}
+
+// memoryClass is the class of an n×d embedding of float64s by its size:
+// 0 below 1 MiB, then k for 2^(k−1) to 2^k MiB (60,000 items at d = 50,
+// 23 MiB: class 5). The caches of the machines the campaign runs on hold
+// 1 to 2 MiB a core and a few tens of MiB shared.
+func memoryClass(n, d int) int {
+	mib := float64(n) * float64(d) * 8 / (1 << 20)
+	if mib < 1 {
+		return 0
+	}
+	return int(math.Log2(mib)) + 1
+}
+
 // Default returns the model with the development machine's rates.
 func Default() *Model {
-	return &Model{rates: map[rateKey]float64{}, typicalEpochs: map[epochGroup]int{}, setupRate: defaultSetupRate, evalRate: defaultEvalRate, Speed: 1}
+	return &Model{rates: map[rateKey]float64{}, classRates: map[classRate]float64{}, typicalEpochs: map[epochGroup]int{},
+		setupRate: defaultSetupRate, loadSeconds: map[loadGroup]float64{}, evalRate: defaultEvalRate, Speed: 1}
 }
 
 // epochGroup names converged runs whose median epochs predict a run's:
@@ -242,13 +287,14 @@ func calibrate(ctx context.Context, st *store.Store, host hostinfo.Host) (*Model
 	}
 	defer rows.Close()
 	fit := map[rateKey]*ratio{}
+	fitByClass := map[classRate]*ratio{}
 	epochs := map[epochGroup][]float64{}
-	var setup []float64
+	var setups []setupRun
 	var eval ratio
 	// here are the one-thread fits of machines like host: their rate,
 	// seconds and work.
 	type fitRun struct {
-		rate          rateKey
+		rate          classRate
 		seconds, work float64
 	}
 	var here []fitRun
@@ -274,13 +320,14 @@ func calibrate(ctx context.Context, st *store.Store, host hostinfo.Host) (*Model
 		sz.triplets = triplets.Count(sz.lambda, sz.n, sz.d)
 		if w := sz.fitWork(c, int(ep.Float64)); fitS.Valid && w > 0 {
 			k := rateKey{c.Algorithm, c.Optimizer, backend}
-			if fit[k] == nil {
-				fit[k] = &ratio{}
+			kc := classRate{k, sz.memoryClass(c)}
+			addRatio(fit, k, fitS.Float64, w)
+			if kc.class >= 0 {
+				addRatio(fitByClass, kc, fitS.Float64, w)
 			}
-			fit[k].add(fitS.Float64, w)
 			m.Calibrated++
 			if threads == 1 && (machineKind{cpu, cores}) == kind {
-				here = append(here, fitRun{k, fitS.Float64, w})
+				here = append(here, fitRun{kc, fitS.Float64, w})
 			}
 		}
 		if stop == "converged" {
@@ -289,7 +336,7 @@ func calibrate(ctx context.Context, st *store.Store, host hostinfo.Host) (*Model
 			}
 		}
 		if setupS.Valid && sz.triplets > 0 && !active(c.Algorithm) {
-			setup = append(setup, setupS.Float64/float64(sz.triplets))
+			setups = append(setups, setupRun{loadGroup{c.Dataset, sz.dataDim}, setupS.Float64, sz.setupWork()})
 		}
 		if evalS.Valid {
 			eval.add(evalS.Float64, sz.evalWork())
@@ -301,10 +348,15 @@ func calibrate(ctx context.Context, st *store.Store, host hostinfo.Host) (*Model
 	for k, r := range fit {
 		m.rates[k] = r.rate()
 	}
+	for k, r := range fitByClass {
+		if r.runs >= minClassRuns {
+			m.classRates[k] = r.rate()
+		}
+	}
 	if len(here) >= minMachineRuns {
 		var speed ratio
 		for _, r := range here {
-			speed.add(r.seconds, m.rates[r.rate]*r.work)
+			speed.add(r.seconds, m.keyRate(r.rate.rateKey, r.rate.class)*r.work)
 		}
 		m.Speed, m.MachineRuns = speed.rate(), len(here)
 	}
@@ -313,8 +365,8 @@ func calibrate(ctx context.Context, st *store.Store, host hostinfo.Host) (*Model
 			m.typicalEpochs[g] = int(median(v))
 		}
 	}
-	if len(setup) > 0 {
-		m.setupRate = median(setup)
+	if len(setups) > 0 {
+		m.setupRate, m.loadSeconds = fitSetup(setups)
 	}
 	if eval.work > 0 {
 		m.evalRate = eval.rate()
@@ -322,18 +374,95 @@ func calibrate(ctx context.Context, st *store.Store, host hostinfo.Host) (*Model
 	return m, nil
 }
 
-// ratio sums recorded seconds and the work they did. Its rate, total
-// seconds over total work, weighs runs by their size: the fixed costs of the
-// many small runs count little, and the large runs, whose rate the
-// estimates of larger ones extend, count most.
-type ratio struct{ seconds, work float64 }
+// setupRun is a run's recorded setup: its seconds and its setup work.
+type setupRun struct {
+	group         loadGroup
+	seconds, work float64
+}
+
+// loadGroup names runs whose setups load the same: a dataset at a data
+// dimension (FMNIST's PCA to a few dimensions adds seconds to its load),
+// or (dim 0) at any, or (no dataset) all runs.
+type loadGroup struct {
+	dataset string
+	dataDim int
+}
+
+// loadGroups returns the groups of a run, the narrowest first.
+func loadGroups(dataset string, dataDim int) [3]loadGroup {
+	return [3]loadGroup{{dataset, dataDim}, {dataset, 0}, {}}
+}
+
+// fitSetup measures the setup rate and the groups' load times on the runs,
+// each given the other: a load is the median of what its runs' setups took
+// beyond their setup work at the rate, the rate that of the setups' seconds
+// beyond their loads over their work. Starting from the rate of their whole
+// seconds, which the loads inflate, it alternates until the rate settles
+// (each round shrinks the loads' share of it by the share of the work in
+// groups that take them).
+func fitSetup(runs []setupRun) (float64, map[loadGroup]float64) {
+	var whole ratio
+	for _, r := range runs {
+		whole.add(r.seconds, r.work)
+	}
+	rate := whole.rate()
+	loads := setupLoads(runs, rate)
+	for range 100 {
+		var beyond ratio
+		for _, r := range runs {
+			beyond.add(max(0, r.seconds-loads[r.group]), r.work)
+		}
+		next := beyond.rate()
+		settled := math.Abs(next-rate) <= 1e-6*rate
+		rate, loads = next, setupLoads(runs, next)
+		if settled {
+			break
+		}
+	}
+	return rate, loads
+}
+
+// setupLoads returns the load time of each group of the runs: the median of
+// what their setups took beyond their setup work at the rate.
+func setupLoads(runs []setupRun, rate float64) map[loadGroup]float64 {
+	beyond := map[loadGroup][]float64{}
+	for _, r := range runs {
+		b := max(0, r.seconds-rate*r.work)
+		for _, g := range loadGroups(r.group.dataset, r.group.dataDim) {
+			beyond[g] = append(beyond[g], b)
+		}
+	}
+	loads := make(map[loadGroup]float64, len(beyond))
+	for g, v := range beyond {
+		loads[g] = median(v)
+	}
+	return loads
+}
+
+// ratio sums recorded seconds and the work they did, and counts the runs.
+// Its rate, total seconds over total work, weighs runs by their size: the fixed
+// costs of the many small runs count little, and the large runs, whose rate
+// the estimates of larger ones extend, count most.
+type ratio struct {
+	seconds, work float64
+	runs          int
+}
 
 func (r *ratio) add(seconds, work float64) {
 	r.seconds += seconds
 	r.work += work
+	r.runs++
 }
 
 func (r *ratio) rate() float64 { return r.seconds / r.work }
+
+// addRatio adds a run's seconds and work to the ratio of key k in rs.
+func addRatio[K comparable](rs map[K]*ratio, k K, seconds, work float64) {
+	if rs[k] == nil {
+		rs[k] = &ratio{}
+	}
+	rs[k].add(seconds, work)
+}
 
 // Estimate returns the expected duration of the run c.
 func (m *Model) Estimate(c job.Config) time.Duration {
@@ -343,24 +472,50 @@ func (m *Model) Estimate(c job.Config) time.Duration {
 		meth = methods["soe"]
 	}
 	sz := sizeOf(c)
-	fit := m.rate(c.Algorithm, c.Optimizer, c.Backend, meth) * sz.fitWork(c, m.epochs(c, meth))
+	fit := m.rate(c.Algorithm, c.Optimizer, c.Backend, sz.memoryClass(c), meth) * sz.fitWork(c, m.epochs(c, meth))
 	secs := fit + m.evalRate*sz.evalWork()
 	if !active(c.Algorithm) {
-		secs += m.setupRate * float64(sz.triplets)
+		secs += m.setupSeconds(c.Dataset, sz)
 	}
 	return time.Duration(secs * m.Speed * float64(time.Second))
 }
 
-// rate is the fit rate of the method with that optimiser on that backend:
-// as measured, else as measured on the CPU, else the default optimiser's,
-// else the development machine's.
-func (m *Model) rate(alg, optimizer, backend string, meth method) float64 {
+// setupSeconds is the time to load the dataset and draw the triplets of a
+// run of that size: the load time of its narrowest group holding runs (0
+// without any).
+func (m *Model) setupSeconds(dataset string, sz size) float64 {
+	var load float64
+	for _, g := range loadGroups(dataset, sz.dataDim) {
+		if l, ok := m.loadSeconds[g]; ok {
+			load = l
+			break
+		}
+	}
+	return load + m.setupRate*sz.setupWork()
+}
+
+// rate is the fit rate of the method with that optimiser on that backend,
+// for an embedding of the memory class: as measured, else as measured on
+// the CPU, else the default optimiser's, else the development machine's.
+func (m *Model) rate(alg, optimizer, backend string, class int, meth method) float64 {
 	for _, k := range []rateKey{{alg, optimizer, backend}, {alg, optimizer, job.CPU}, {alg, "", backend}, {alg, "", job.CPU}} {
-		if r, ok := m.rates[k]; ok {
-			return r
+		if _, ok := m.rates[k]; ok {
+			return m.keyRate(k, class)
 		}
 	}
 	return meth.rate
+}
+
+// keyRate is the measured rate k at the memory class: that of the class or
+// of the largest class below it that holds enough runs, else (and for
+// class −1) k's overall.
+func (m *Model) keyRate(k rateKey, class int) float64 {
+	for c := class; c >= 0; c-- {
+		if r, ok := m.classRates[classRate{k, c}]; ok {
+			return r
+		}
+	}
+	return m.rates[k]
 }
 
 // epochs returns the epochs the run c is expected to take.
@@ -492,6 +647,27 @@ func (sz size) gramBatches(c job.Config) float64 {
 		batch = c.BatchSize
 	}
 	return math.Ceil(float64(sz.triplets) / float64(min(batch, sz.triplets)))
+}
+
+// memoryClass is the memory class of the run's embedding where its method
+// passes over the triplets reading the embedding's rows (embed's
+// FamilyEmbedding, and LLOE, which runs SOE and then inserts the items into
+// the n×d embedding), else −1. The other methods' memory is not the n×d
+// embedding's (the Gram methods' pattern and blocks, OENN's network, LOE's
+// landmarks), and their larger runs do not slow down so: on the campaign
+// database of 2026-12-03 their rates at 2–4 MiB are 0.7 (OENN, GNMDS) to
+// 1.5 (FORTE) times those below 1 MiB, where LLOE's at 8–16 MiB are 12 times.
+func (sz size) memoryClass(c job.Config) int {
+	if family(c.Algorithm) != embed.FamilyEmbedding && c.Algorithm != "lloe" {
+		return -1
+	}
+	return memoryClass(sz.n, sz.d)
+}
+
+// setupWork is the work of drawing the run's triplets and answering them
+// from the points (see Model).
+func (sz size) setupWork() float64 {
+	return float64(sz.triplets) * float64(sz.dataDim+tripletCoordinates)
 }
 
 // evalWork is the work of evaluating the embedding (see Model).
