@@ -72,7 +72,11 @@ func writeAlgorithms(w io.Writer, infos []embed.Info) {
 			fmt.Fprintf(w, "  the same objective over X: %s (what to use on real data; bench/gram.md)\n", info.Factored)
 		}
 		if info.Resumable {
-			fmt.Fprintf(w, "  resumable on the cpu: oerun run keeps a checkpoint, and a run cut short goes on where it stopped\n")
+			with := ""
+			if len(info.Optimizers) > 1 {
+				with = " with " + info.Optimizers[0].String()
+			}
+			fmt.Fprintf(w, "  resumable on the cpu%s: oerun run keeps a checkpoint, and a run cut short goes on where it stopped\n", with)
 		}
 		if probe := info.Backends[embed.BackendCUDA]; probe != nil && !cudaProbed {
 			cudaProbed, cudaErr = true, probe()

@@ -35,11 +35,15 @@ func TestAlgorithmsCommand(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", w, stdout)
 		}
 	}
-	for _, name := range []string{"oenn", "soe"} {
-		_, entry, _ := strings.Cut(stdout, "\n"+name+"  ")
+	for _, tc := range []struct{ name, want string }{
+		{"oenn", "resumable on the cpu: "},
+		{"soe", "resumable on the cpu with adam: "},
+		{"forte", ""},
+	} {
+		_, entry, _ := strings.Cut(stdout, "\n"+tc.name+"  ")
 		entry, _, _ = strings.Cut(entry, "\n\n")
-		if got, want := strings.Contains(entry, "resumable on the cpu"), name == "oenn"; got != want {
-			t.Errorf("%s's entry says it is resumable: %v, want %v", name, got, want)
+		if got := strings.Contains(entry, "resumable on the cpu"); got != (tc.want != "") || !strings.Contains(entry, tc.want) {
+			t.Errorf("%s's entry %q: want it to say %q", tc.name, entry, tc.want)
 		}
 	}
 	_, ste, _ := strings.Cut(stdout, "\nste  ")

@@ -54,8 +54,9 @@ type Info struct {
 	// method's default first; nil for methods that run their own optimiser
 	// only (FORTE's line search, the landmark methods).
 	Optimizers []Optimizer
-	// Resumable says that a CPU fit given Options.Checkpoint keeps its
-	// state there and resumes from it.
+	// Resumable says that a CPU fit with the method's default optimiser
+	// (the first of Optimizers) given Options.Checkpoint keeps its state
+	// there and resumes from it.
 	Resumable bool
 	// Backends maps each backend besides cpu that the method runs on
 	// (BackendCUDA) to a probe that returns nil when it works in this

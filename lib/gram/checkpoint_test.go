@@ -1,9 +1,7 @@
 package gram
 
 import (
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/oe-lab/oe/lib/embed"
 	"github.com/oe-lab/oe/lib/internal/resumetest"
@@ -33,36 +31,17 @@ func checkpointFit(t *testing.T, method string) resumetest.Fit {
 		Problem: checkpointProblem(t),
 		Options: embed.Options{Seed: 1, MaxEpochs: 60, Stop: embed.StopRule{Every: 5, SubsetSize: 500, Threshold: 0.02}},
 		Before:  2,
-		Where: func(path string) (int, any, error) {
-			var st checkpoint
-			h, ok, err := embed.ReadCheckpoint(path, &st)
-			if err == nil && !ok {
-				err = fmt.Errorf("%s: no checkpoint", path)
-			}
-			return h.Epochs, st.Batches, err
-		},
+		Where:   resumetest.Where(func(st *checkpoint) any { return st.Batches }),
 	}
 }
 
 // TestCheckpointResumes cuts GNMDS and CKL fits short, two epochs before
-// the rule fires, and starts them again from their checkpoints: each
-// result must be the uninterrupted fit's, bit for bit. They are cut in four
-// ways: cancelled between two epochs, or between two batches of an epoch
-// (the fit writes its state where it stops); crashed, from the state
-// written at the end of the epoch before (one batch an epoch), or after the
-// last batch but one (three batches an epoch, a checkpoint after every
-// batch).
+// the rule fires, in the four ways of resumetest.BatchCuts, and starts them
+// again from their checkpoints: each result must be the uninterrupted
+// fit's, bit for bit.
 func TestCheckpointResumes(t *testing.T) {
 	for _, method := range []string{"gnmds", "ckl"} {
-		t.Run(method, func(t *testing.T) {
-			// Within is the batches of its epoch the checkpoint stands after.
-			checkpointFit(t, method).Resumes(t, []resumetest.Cut{
-				{Name: "cancelled between epochs", Batch: 1500, Every: time.Hour, After: 0, Within: 0},
-				{Name: "cancelled within an epoch", Batch: 1500, Every: time.Hour, After: 2, Within: 2},
-				{Name: "crashed, state of the epoch's end", Batch: 0, Every: time.Nanosecond, After: -1, Within: 0},
-				{Name: "crashed, state within the epoch", Batch: 1500, Every: time.Nanosecond, After: -1, Within: 2},
-			})
-		})
+		t.Run(method, func(t *testing.T) { checkpointFit(t, method).Resumes(t, resumetest.BatchCuts(1500)) })
 	}
 }
 

@@ -256,7 +256,7 @@ func (r run) fitGenerated(ctx context.Context, c *cuda.Context, p embed.Problem,
 		return nil, fmt.Errorf("%s: %w", r.name, err)
 	}
 	defer tr.close()
-	return r.train(ctx, tr, g.M, set, opt, start)
+	return r.train(ctx, tr, g.M, set, opt, start, nil, nil)
 }
 
 // drawTriplets draws m triplets from the rows of x on the device; the data

@@ -213,7 +213,7 @@ var optimizers = []embed.Optimizer{embed.OptimizerAdam, embed.OptimizerLBFGS}
 
 func init() {
 	embed.Register(embed.Info{
-		Name: "soe", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"margin": DefaultMargin},
+		Name: "soe", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Resumable: true, Params: embed.Params{"margin": DefaultMargin},
 		ParamDocs: map[string]string{"margin": "margin δ > 0 of the hinge max(0, δ + ‖xᵢ−xⱼ‖ − ‖xᵢ−xₖ‖)"},
 		Doc:       "Soft Ordinal Embedding: hinge on distances, Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
@@ -221,12 +221,12 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "ste", Family: embed.FamilyEmbedding, Version: logisticVersion, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{},
+		Name: "ste", Family: embed.FamilyEmbedding, Version: logisticVersion, Backends: gpuBackends, Optimizers: optimizers, Resumable: true, Params: embed.Params{},
 		Doc: "Stochastic Triplet Embedding (Gaussian kernel), Adam",
 		New: func(embed.Params) (embed.Algorithm, error) { return checked(&STE{}) },
 	})
 	embed.Register(embed.Info{
-		Name: "tste", Family: embed.FamilyEmbedding, Version: logisticVersion, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"alpha": 0},
+		Name: "tste", Family: embed.FamilyEmbedding, Version: logisticVersion, Backends: gpuBackends, Optimizers: optimizers, Resumable: true, Params: embed.Params{"alpha": 0},
 		ParamDocs: map[string]string{"alpha": "degrees of freedom α > 0 of the Student-t kernel (0: d−1, at least 1)"},
 		Doc:       "t-distributed Stochastic Triplet Embedding (alpha 0 = d-1), Adam",
 		New: func(p embed.Params) (embed.Algorithm, error) {
@@ -234,7 +234,7 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "cklx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"mu": DefaultMu, "init": 0},
+		Name: "cklx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Resumable: true, Params: embed.Params{"mu": DefaultMu, "init": 0},
 		LateParams: []string{"init"},
 		ParamDocs: map[string]string{"mu": "μ > 0 added to the squared distances of the CKL probability (μ + d²ᵢₖ)/(2μ + d²ᵢⱼ + d²ᵢₖ)",
 			"init": "starting embedding: 0 uniform random in [0, 0.1)^d (the authors'), 1 SOE's embedding of the same triplets scaled to that spread (against folded layouts at low d)"},
@@ -248,7 +248,7 @@ func init() {
 		},
 	})
 	embed.Register(embed.Info{
-		Name: "gnmdsx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Params: embed.Params{"lambda": 0},
+		Name: "gnmdsx", Family: embed.FamilyEmbedding, Version: version, Backends: gpuBackends, Optimizers: optimizers, Resumable: true, Params: embed.Params{"lambda": 0},
 		ParamDocs: map[string]string{"lambda": "trace regulariser λ ≥ 0 of λ‖X‖²_F = λ·tr(K) (GNMDS's in the paper: 0)"},
 		Doc:       "GNMDS's hinge on squared distances optimised over X (GNMDS-x), Adam; the factored GNMDS to use on real data",
 		New: func(p embed.Params) (embed.Algorithm, error) {

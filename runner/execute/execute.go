@@ -343,7 +343,9 @@ func (x *Executor) checkpoint(j job.Canonical) *embed.Checkpoint {
 	if x.Checkpoints == "" || (j.Config.Backend != "" && j.Config.Backend != job.CPU) {
 		return nil
 	}
-	if info, err := embed.Lookup(j.Config.Algorithm); err != nil || !info.Resumable {
+	// Normalize writes the default optimiser as "", the one a resumable
+	// method resumes with.
+	if info, err := embed.Lookup(j.Config.Algorithm); err != nil || !info.Resumable || j.Config.Optimizer != "" {
 		return nil
 	}
 	return &embed.Checkpoint{Path: filepath.Join(x.Checkpoints, j.Key), ID: j.Key, Every: x.CheckpointEvery}

@@ -27,8 +27,9 @@ func init() {
 	embed.Register(embed.Info{Name: "execfake", Version: 1, Params: embed.Params{},
 		New: func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
 	embed.Register(embed.Info{Name: "execresume", Version: 1, Params: embed.Params{}, Resumable: true,
-		Backends: map[embed.Backend]func() error{embed.BackendCUDA: func() error { return nil }},
-		New:      func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
+		Backends:   map[embed.Backend]func() error{embed.BackendCUDA: func() error { return nil }},
+		Optimizers: []embed.Optimizer{embed.OptimizerAdam, embed.OptimizerLBFGS},
+		New:        func(embed.Params) (embed.Algorithm, error) { return nil, errors.New("not runnable") }})
 }
 
 // jobs returns n runs that differ in their seed.
@@ -563,31 +564,32 @@ func TestKeepJSON(t *testing.T) {
 	}
 }
 
-// TestCheckpointsOfResumableRuns: a run of a resumable method (on the CPU)
-// is given a checkpoint named by its key in the Checkpoints folder, others
-// none; a run cut short leaves its file for the next execution, which goes
+// TestCheckpointsOfResumableRuns: a run of a resumable method (on the CPU,
+// with its default optimiser) is given a checkpoint named by its key in the
+// Checkpoints folder, others none; a run cut short leaves its file for the next execution, which goes
 // on from it, and the file is removed once the run is stored. Under a
 // deadline such a run starts although its cost exceeds the time left; a
 // run without a checkpoint does not.
 func TestCheckpointsOfResumableRuns(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "r.db-checkpoints")
 	s := openStore(t, filepath.Join(t.TempDir(), "r.db"))
-	run := func(alg, backend string) job.Canonical {
-		c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: alg, Backend: backend, Seed: 1}.Normalize()
+	run := func(alg, backend, optimizer string) job.Canonical {
+		c, err := job.Config{Dataset: "uniform", N: 10, Dim: 2, Lambda: 1, Algorithm: alg, Backend: backend, Optimizer: optimizer, Seed: 1}.Normalize()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
-	resumable, plain, gpu := run("execresume", "cpu"), run("execfake", "cpu"), run("execresume", "cuda")
+	resumable, plain, gpu := run("execresume", "cpu", ""), run("execfake", "cpu", ""), run("execresume", "cuda", "")
+	named, lbfgs := run("execresume", "cpu", "adam"), run("execresume", "cpu", "lbfgs")
 	x := &Executor{Store: s, Jobs: 1, Checkpoints: dir}
 	for _, c := range []struct {
 		j    job.Canonical
 		want bool
-	}{{resumable, true}, {plain, false}, {gpu, false}} {
+	}{{resumable, true}, {plain, false}, {gpu, false}, {named, true}, {lbfgs, false}} {
 		cp := x.checkpoint(c.j)
 		if (cp != nil) != c.want || cp != nil && (cp.Path != filepath.Join(dir, c.j.Key) || cp.ID != c.j.Key) {
-			t.Errorf("%s on %s: checkpoint %+v, want one: %v", c.j.Config.Algorithm, c.j.Config.Backend, cp, c.want)
+			t.Errorf("%s on %s with %q: checkpoint %+v, want one: %v", c.j.Config.Algorithm, c.j.Config.Backend, c.j.Config.Optimizer, cp, c.want)
 		}
 	}
 

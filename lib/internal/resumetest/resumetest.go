@@ -3,6 +3,7 @@ package resumetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -34,6 +35,36 @@ type Fit struct {
 	// says are done, and where the state stands within the next epoch,
 	// which Resumes compares to Cut.Within (reflect.DeepEqual).
 	Where func(path string) (epochs int, within any, err error)
+}
+
+// BatchCuts are the four ways of cutting short a fit whose checkpoint
+// stands after a count of its epoch's batches (which Where reports), on a
+// problem that batch cuts into three batches an epoch: cancelled between
+// two epochs, or after two batches of one (the fit writes its state where
+// it stops); crashed, from the state written at the end of the epoch
+// before (one batch an epoch), or after the last batch but one (a
+// checkpoint after every batch).
+func BatchCuts(batch int) []Cut {
+	return []Cut{
+		{Name: "cancelled between epochs", Batch: batch, Every: time.Hour, After: 0, Within: 0},
+		{Name: "cancelled within an epoch", Batch: batch, Every: time.Hour, After: 2, Within: 2},
+		{Name: "crashed, state of the epoch's end", Batch: 0, Every: time.Nanosecond, After: -1, Within: 0},
+		{Name: "crashed, state within the epoch", Batch: batch, Every: time.Nanosecond, After: -1, Within: 2},
+	}
+}
+
+// Where returns a Fit.Where for a method whose checkpoint holds a state of
+// type S after its header: it reads the file's state into a new S and
+// reports within of it; a missing file is an error.
+func Where[S any](within func(*S) any) func(path string) (int, any, error) {
+	return func(path string) (int, any, error) {
+		var st S
+		h, ok, err := embed.ReadCheckpoint(path, &st)
+		if err == nil && !ok {
+			err = fmt.Errorf("%s: no checkpoint", path)
+		}
+		return h.Epochs, within(&st), err
+	}
 }
 
 // Cut is one way of cutting a fit short.
