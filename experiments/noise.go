@@ -113,6 +113,7 @@ Gaussian panels are runs without noise, repeated.`)
 				Caption: fmt.Sprintf("%s against the %s on %s, λ = 2 (Figure 9 / supplement).", exp.Label(m), what, label)})
 		}
 		e.Table(fmt.Sprintf("Test triplet error on %s (rows: method, columns: %s)", label, what), sub.Table("algorithm", "noise_level", exp.TestError))
+		e.Collapsed(fmt.Sprintf("Collapsed embeddings on %s, %s", label, what), sub, "noise_level")
 		// The supplement draws the 2D sets' embeddings by noise level,
 		// beside the original data.
 		if s.dim == 2 {

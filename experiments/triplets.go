@@ -93,6 +93,7 @@ reconstructs.`)
 		}
 		e.Table(fmt.Sprintf("Procrustes disparity on %s (rows: method, columns: λ)", label), sub.Table("algorithm", "lambda", exp.Procrustes))
 		e.Table(fmt.Sprintf("Test triplet error on %s", label), sub.Table("algorithm", "lambda", exp.TestError))
+		e.Collapsed(fmt.Sprintf("Collapsed embeddings on %s", label), sub, "lambda")
 		if d.dim == 2 {
 			e.Original(fmt.Sprintf("%s: the original data", label), sub[0])
 		}

@@ -16,7 +16,9 @@
 // a progress bar) and returns every run's result from the cache; under
 // `oerun report` it executes nothing. Tables and figures go into the report
 // in the order the script adds them; oerun writes the report when the script
-// returns.
+// returns. Collapsed lists the runs whose embedding collapsed (many items on
+// one point, an error above a random embedding's), which a reader of an
+// error curve would otherwise take for a bug.
 //
 // Scripts take the paper's facts from here, never a copy: its methods in
 // Table 3's order and by family (Algorithms, PassiveAlgorithms, from the
