@@ -6,12 +6,6 @@ import (
 	"strings"
 )
 
-// A collapsed embedding puts many items on one point. A triplet among them
-// is a tie, and the triplet error counts ties as violated (lib/metrics), so
-// such a run can score worse than a random embedding, whose error is 0.5:
-// an error above chance is the embedding's, not the metric's. Collapsed
-// lists these runs where a report shows them, with what shows the collapse.
-
 // worseThanChance is the test triplet error above which a run is worse than
 // a random embedding: 0.5 plus ten standard deviations of the error of a
 // random embedding on 10,000 test triplets (0.005).
@@ -24,6 +18,12 @@ const worseThanChance = 0.55
 // stored embedding ("not stored" where the report keeps no embedding of the
 // run, "t-SNE view" where it keeps a t-SNE view, whose coordinates do not
 // keep coinciding items together). It adds nothing when no run is listed.
+//
+// A collapsed embedding puts many items on one point. A triplet among them
+// is a tie, and the triplet error counts ties as violated (lib/metrics), so
+// such a run can score worse than a random embedding: an error above chance
+// is the embedding's, not the metric's, and the table says so where the
+// error curves show it.
 //
 // It does not list runs by the crowding alone: from few triplets (λ = 0.01,
 // about 150 for Aggregation's 788 items) most items are named by no
