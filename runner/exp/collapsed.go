@@ -53,7 +53,9 @@ func (e *Experiment) Collapsed(title string, rs Results, fields ...string) {
 embedding's is 0.5 ± 0.005 on 10,000 test triplets. Their embeddings collapse: many items share one point,
 a triplet among them is a tie, and ties count as violated. Under a hinge loss on squared distances
 (OENN's), such a triplet costs the margin with a zero gradient, so training does not pull its items apart
-again. The last column counts the items on the most crowded point of the stored embedding, where one is
+again. OENN's network adds a trap of its own: the items whose codes switch off every unit of a hidden layer
+come out at one point exactly, and no gradient reaches the layers below that one for them, so they move only
+together. The last column counts the items on the most crowded point of the stored embedding, where one is
 stored; a 2-D embedding is stored as its view of 1,000 items, its coordinates to 1/1,023 of their range,
 where a random one puts at most 2 or 3 items in one cell.`, worseThanChance))
 	e.Table(title, t)
