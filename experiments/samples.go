@@ -50,15 +50,7 @@ while the others, STE and t-STE included, get worse.`)
 			}
 		}
 	}
-	reps := exp.Pick(1, 1, 3)
-	res := e.Run(e.WithinPaperLimits(exp.Repeat(runs, reps)))
-	// Beyond the paper: OENN at twice the paper's width on uniform data,
-	// where the paper's rule gives 120 at d = 2 whatever n (2·d·log₂n
-	// passes 120 only at n = 2³⁰). The paper's width is the OENN runs above.
-	wideN := exp.Pick(100, 400, 20000)
-	wide := exp.Run{Dataset: "uniform", N: wideN, Dim: 2, Lambda: 2, Algorithm: "oenn",
-		Params: map[string]float64{"width": 240}, MaxEpochs: exp.Pick(5, 50, 0), Seed: 1}
-	resWide := e.Run(exp.Repeat([]exp.Run{wide}, reps))
+	res := e.Run(e.WithinPaperLimits(exp.Repeat(runs, exp.Pick(1, 1, 3))))
 	if exp.CurrentProfile() != exp.Paper {
 		e.Note(fmt.Sprintf("Profile %s uses small n and caps the epochs; the growth of time with n, not its level, is what compares with the paper.", exp.CurrentProfile()))
 	}
@@ -85,19 +77,4 @@ while the others, STE and t-STE included, get worse.`)
 		e.Table(fmt.Sprintf("Wall time of the fit on %s (rows: method, columns: n)", label), sub.Table("algorithm", "n", exp.FitSeconds))
 		e.Table(fmt.Sprintf("Test triplet error on %s", label), sub.Table("algorithm", "n", exp.TestError))
 	}
-
-	e.Heading("Beyond the paper: OENN's width on uniform data (d = 2)")
-	e.Text(fmt.Sprintf(`OENN's width w = max(120, 2·d·log₂n) is 120 at d = 2 for every n here: a network of about 31,000
-parameters that must place 2n coordinates, 40,000 at 20,000 items. The paper's width (the OENN runs above) is
-set beside twice it at n = %d: if a wider network brings the test error back down, OENN's rise with n on
-uniform data is the network's capacity, not the method.`, wideN))
-	paperWidth := res.Where("dataset", "uniform").Where("algorithm", "oenn").Where("n", fmt.Sprint(wideN))
-	t := exp.NewTable("width", "train triplet error", "test triplet error", "Procrustes", "fit time")
-	for _, w := range []struct {
-		label string
-		rs    exp.Results
-	}{{"120 (the paper's)", paperWidth}, {"240", resWide}} {
-		t.Row(w.label, w.rs.Cell(exp.TrainError), w.rs.Cell(exp.TestError), w.rs.Cell(exp.Procrustes), w.rs.Cell(exp.FitSeconds))
-	}
-	e.Table(fmt.Sprintf("OENN on uniform data, n = %d, d = 2, λ = 2, by hidden-layer width", wideN), t)
 }
